@@ -1,0 +1,236 @@
+"""The conformance suite every registered game must pass: random legal playouts, checked.
+
+Pure (no I/O), so game authors can run it on their own game: `run_playout(game, players,
+options, seed)` raises AssertionError naming the first broken promise of the game contract.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from referee.core import engine
+from referee.core.errors import NotYourTurn, RefereeError
+from referee.core.game import Game
+from referee.core.rng import Rng
+
+MAX_MOVES = 50_000
+
+
+@dataclass
+class PlayoutStats:
+    """What one playout did: moves, states examined, illegal probes rejected."""
+
+    moves: int = 0
+    probes: int = 0
+    redeterminations_differing: int = 0
+
+
+def run_playout(game: Game, players: int, options: dict | None, seed: int, *,
+                accept_all: int = 4, probes: int = 6, views: bool = True) -> PlayoutStats:
+    """Play one random match to the end, checking the contract at every state."""
+    options, state = engine.start(game, players, options, seed)
+    _check_same_setup(game, players, options, seed, state)
+    rng = Rng(seed, "conformance")
+    stats, log, version = PlayoutStats(), [], 0
+    while True:
+        _check_state(game, state, players, stats, rng, views)
+        decisions = game.pending(state)
+        if not decisions:
+            break
+        assert version < MAX_MOVES, f"no end after {MAX_MOVES} moves"
+        decision = rng.choice(decisions)
+        moves = game.legal_moves(state, decision.seat)
+        _check_listed_moves_accepted(game, state, version, decision, moves, rng, accept_all)
+        stats.probes += _check_unlisted_rejected(game, state, version, decision, moves, rng,
+                                                 probes, players)
+        move = rng.choice(moves)
+        state = _apply_checked(game, state, version, decision.seat, move)
+        log.append((decision.seat, move))
+        version += 1
+    _check_outcome(game, state, players)
+    _check_replay(game, players, options, seed, log, state)
+    stats.moves = version
+    return stats
+
+
+def _snapshot(game: Game, state) -> str:
+    return json.dumps(game.to_dict(state), sort_keys=True)
+
+
+def _check_same_setup(game, players, options, seed, state) -> None:
+    again = game.setup(players, options, seed)
+    assert _snapshot(game, again) == _snapshot(game, state), "setup is not deterministic"
+
+
+def _check_state(game, state, players, stats, rng, views) -> None:
+    data = game.to_dict(state)
+    text = json.dumps(data, sort_keys=True)
+    assert json.dumps(game.to_dict(game.from_dict(json.loads(text))), sort_keys=True) == text, \
+        "to_dict/from_dict do not round-trip"
+    decisions = game.pending(state)
+    seats = [d.seat for d in decisions]
+    assert len(seats) == len(set(seats)), f"a seat has two pending decisions: {seats}"
+    assert all(0 <= s < players for s in seats), f"pending seat out of range: {seats}"
+    assert (game.outcome(state) is None) == bool(decisions), \
+        "outcome must be None exactly while decisions are pending"
+    for seat in range(players):
+        if seat not in seats:
+            assert game.legal_moves(state, seat) == [], f"seat {seat} not pending has legal moves"
+    if views:
+        for viewer in [None, *range(players)]:
+            stats.redeterminations_differing += _check_view_hides(game, state, viewer, rng)
+
+
+def _check_view_hides(game, state, viewer, rng) -> int:
+    view = game.view(state, viewer)
+    text = json.dumps(view, sort_keys=True)
+    other = game.redetermine(state, viewer, rng)
+    other_text = json.dumps(game.view(other, viewer), sort_keys=True)
+    assert other_text == text, (
+        f"the view of {'the spectator' if viewer is None else f'seat {viewer}'} changes when "
+        f"hidden information is re-dealt: it leaks what it must not show\n"
+        f"{_first_difference(view, game.view(other, viewer))}")
+    assert [d.seat for d in game.pending(other)] == [d.seat for d in game.pending(state)], \
+        "redetermine changed who must act"
+    return int(_snapshot(game, other) != _snapshot(game, state))
+
+
+def _first_difference(a, b, path="view") -> str:
+    if type(a) is not type(b):
+        return f"{path}: {a!r} != {b!r}"
+    if isinstance(a, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if a.get(key) != b.get(key):
+                return _first_difference(a.get(key), b.get(key), f"{path}.{key}")
+    if isinstance(a, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path}: {a!r} != {b!r}"
+
+
+def _apply_checked(game, state, version, seat, move):
+    before = _snapshot(game, state)
+    new_state, _ = engine.play(game, state, version, seat, move)
+    assert _snapshot(game, state) == before, f"apply mutated its input state (move {move})"
+    return new_state
+
+
+def _check_listed_moves_accepted(game, state, version, decision, moves, rng, count) -> None:
+    assert moves, f"seat {decision.seat} must act ({decision.kind}) but has no legal move"
+    for move in moves:
+        json.dumps(move)
+        engine.check_move_shape(game, decision, move)
+    texts = [json.dumps(m, sort_keys=True) for m in moves]
+    assert len(texts) == len(set(texts)), "legal_moves lists a move twice"
+    sample = moves if len(moves) <= count else [rng.choice(moves) for _ in range(count)]
+    for move in sample:
+        try:
+            _apply_checked(game, state, version, decision.seat, move)
+        except RefereeError as err:
+            raise AssertionError(f"listed move {move} was rejected: {err.code}: {err}") from err
+
+
+def _check_unlisted_rejected(game, state, version, decision, moves, rng, count,
+                             players) -> int:
+    listed = {json.dumps(m, sort_keys=True) for m in moves}
+    checked = 0
+    for _ in range(count):
+        probe = _mutate(game, rng.choice(moves), rng)
+        if probe is None or json.dumps(probe, sort_keys=True) in listed:
+            continue
+        checked += 1
+        try:
+            engine.play(game, state, version, decision.seat, probe)
+        except RefereeError as err:
+            assert err.code, "a rejection without a code"
+            continue
+        raise AssertionError(f"unlisted move {probe} was accepted for seat {decision.seat}")
+    others = [s for s in range(players) if s not in
+              {d.seat for d in game.pending(state)}]
+    if others:
+        try:
+            engine.play(game, state, version, rng.choice(others), moves[0])
+        except NotYourTurn:
+            checked += 1
+        except RefereeError as err:
+            raise AssertionError(f"a move by a seat not pending gave {err.code}") from err
+        else:
+            raise AssertionError("a seat that was not pending could move")
+    return checked
+
+
+def _mutate(game, move: dict, rng: Rng):
+    """A near-miss of a legal move: one field changed, dropped, or the type swapped."""
+    fields = [k for k in move if k != "type"]
+    choice = rng.below(4)
+    probe = dict(move)
+    if choice == 0 and fields:
+        key = rng.choice(fields)
+        probe[key] = _nudge(probe[key], rng)
+    elif choice == 1 and fields:
+        del probe[rng.choice(fields)]
+    elif choice == 2:
+        probe["type"] = rng.choice([k.type for k in game.spec.moves])
+    else:
+        probe["unexpected_field"] = 1
+    return probe
+
+
+def _nudge(value, rng: Rng):
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + rng.choice([-2, -1, 1, 2, 17])
+    if isinstance(value, str):
+        return value + "x" if rng.below(2) else ""
+    if isinstance(value, list):
+        return value[:-1] if value and rng.below(2) else value + value[:1]
+    if isinstance(value, dict) and value:
+        key = rng.choice(sorted(value))
+        return {**value, key: _nudge(value[key], rng)}
+    return None
+
+
+def _check_outcome(game, state, players) -> None:
+    outcome = game.outcome(state)
+    assert outcome is not None, "the game has no pending decision but no outcome"
+    assert len(outcome.scores) == players and len(outcome.ranks) == players, \
+        "outcome needs a score and a rank per seat"
+    assert all(1 <= r <= players for r in outcome.ranks), f"ranks out of range: {outcome.ranks}"
+    assert min(outcome.ranks) == 1, "somebody must rank first"
+    json.dumps(outcome.to_dict())
+
+
+def _check_replay(game, players, options, seed, log, state) -> None:
+    rebuilt = engine.replay(game, players, options, seed, log)
+    assert _snapshot(game, rebuilt) == _snapshot(game, state), \
+        "replaying the seed and the log does not rebuild the same state"
+
+
+def option_variants(game: Game) -> list[dict]:
+    """The option sets worth a playout: the defaults, then each option at its other values."""
+    variants = [{}]
+    for opt in game.spec.options:
+        if opt.kind == "bool":
+            values = [not opt.default]
+        elif opt.kind == "choice":
+            values = [c for c in opt.choices if c != opt.default]
+        else:
+            values = [v for v in (opt.minimum, opt.maximum) if v is not None and v != opt.default]
+        variants += [{opt.name: v} for v in values]
+    return variants
+
+
+def playable_setups(game: Game) -> list[tuple[int, dict]]:
+    """Every (players, options) pair from `option_variants` that the game accepts."""
+    setups = []
+    for players in range(game.spec.min_players, game.spec.max_players + 1):
+        for options in option_variants(game):
+            try:
+                engine.start(game, players, options, 0)
+            except RefereeError:
+                continue
+            setups.append((players, options))
+    return setups

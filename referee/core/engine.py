@@ -1,0 +1,130 @@
+"""The one place where generic checks happen, before a game is asked anything.
+
+Order of the checks: match not over, seat must act, version current, move well formed, move
+of a kind the decision takes; only then `game.apply`, which decides legality by the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.core.errors import (MalformedMove, MatchOver, NotYourTurn, RefereeError,
+                                 StaleVersion, UnexpectedMove)
+from referee.core.game import Game
+from referee.core.types import Decision
+
+MAX_MOVE_BYTES = 16_384  # a move larger than this is malformed whatever it says
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One accepted move: who played it, at which version, and whether it was sealed."""
+
+    seat: int
+    move: dict
+    version: int
+    sealed: bool = False
+    by: str = "seat"  # "seat" (the seat's own player or bot) or "referee" (a forfeit's random move)
+
+    def to_dict(self) -> dict:
+        """The record as plain data for the log."""
+        data = {"seat": self.seat, "move": self.move, "version": self.version}
+        if self.sealed:
+            data["sealed"] = True
+        if self.by != "seat":
+            data["by"] = self.by
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "MoveRecord":
+        """Rebuild a record from `to_dict` output."""
+        return cls(data["seat"], data["move"], data["version"], data.get("sealed", False),
+                   data.get("by", "seat"))
+
+
+def start(game: Game, players: int, options: dict | None, seed: int):
+    """Check the set-up and return (resolved options, initial state)."""
+    resolved = game.spec.resolve_options(options)
+    game.check_setup(players, resolved)
+    return resolved, game.setup(players, resolved, seed)
+
+
+def decision_for(game: Game, state, seat: int) -> Decision | None:
+    """The decision `seat` must take now, or None."""
+    for decision in game.pending(state):
+        if decision.seat == seat:
+            return decision
+    return None
+
+
+def check_move_shape(game: Game, decision: Decision, move) -> None:
+    """Raise MalformedMove/UnexpectedMove unless `move` is a well-formed move of `decision`."""
+    if not isinstance(move, dict):
+        raise MalformedMove(f"a move is a JSON object with a 'type', got {type(move).__name__}")
+    move_type = move.get("type")
+    kind = game.spec.move_kind(move_type) if isinstance(move_type, str) else None
+    if kind is None:
+        known = [k.type for k in game.spec.moves]
+        raise MalformedMove(f"unknown move type {move_type!r}; {game.spec.name} moves are {known}")
+    if move_type not in decision.move_types:
+        raise UnexpectedMove(
+            f"a {move_type!r} move does not answer the pending {decision.kind!r} decision, "
+            f"which takes {list(decision.move_types)}",
+            decision=decision.kind, accepted=list(decision.move_types))
+    errors = kind.errors(move)
+    if errors:
+        raise MalformedMove(f"malformed {move_type!r} move: {'; '.join(errors)}", errors=errors)
+
+
+def check_turn(game: Game, state, version: int, seat, expected_version=None) -> Decision:
+    """The generic checks that come before the move itself; returns the seat's decision."""
+    decisions = game.pending(state)
+    if not decisions:
+        raise MatchOver("the match is over; no more moves are taken")
+    decision = next((d for d in decisions if d.seat == seat), None)
+    if decision is None:
+        waiting = [d.seat for d in decisions]
+        raise NotYourTurn(f"seat {seat} has no decision pending; waiting for seats {waiting}",
+                          waiting_for=waiting)
+    if expected_version is not None and expected_version != version:
+        raise StaleVersion(f"the move was made against version {expected_version}, "
+                           f"but the match is at version {version}",
+                           expected=expected_version, current=version)
+    return decision
+
+
+def play(game: Game, state, version: int, seat: int, move, expected_version=None):
+    """Every check, then the move: returns (new state, the sealed flag of the decision)."""
+    decision = check_turn(game, state, version, seat, expected_version)
+    check_move_shape(game, decision, move)
+    return game.apply(state, seat, move), decision.sealed
+
+
+def replay(game: Game, players: int, options: dict | None, seed: int, moves):
+    """Rebuild a match from its set-up and its moves ((seat, move) pairs); returns the state."""
+    _, state = start(game, players, options, seed)
+    for version, (seat, move) in enumerate(moves):
+        state, _ = play(game, state, version, seat, move)
+    return state
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What a stateless check found: the first illegal move, or where the replay stands."""
+
+    state: object
+    applied: int
+    error: RefereeError | None = None
+    failed_index: int | None = None
+    failed_seat: int | None = None
+
+
+def check_sequence(game: Game, players: int, options: dict | None, seed: int, moves) -> CheckReport:
+    """Replay (seat, move) pairs, stopping at the first that any check rejects."""
+    _, state = start(game, players, options, seed)
+    for index, (seat, move) in enumerate(moves):
+        try:
+            state, _ = play(game, state, index, seat, move)
+        except RefereeError as err:
+            return CheckReport(state, index, err, index, seat)
+    return CheckReport(state, len(moves))

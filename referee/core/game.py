@@ -1,0 +1,69 @@
+"""The game contract every registered game implements.
+
+A game is pure functions over a state: no I/O, no global randomness, no mutation of the state
+it is given. The engine (`referee.core.engine`) does the generic checks before calling `apply`,
+so a game only answers "is this move legal for this seat, here" and says why not.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from referee.core.rng import Rng
+from referee.core.spec import GameSpec
+from referee.core.types import Decision, Outcome
+
+
+class Game(ABC):
+    """Base class of a registered game; subclasses set `spec` and implement the methods."""
+
+    spec: GameSpec
+
+    def check_setup(self, players: int, options: dict) -> None:
+        """Raise InvalidPlayers/InvalidOptions if this player count and options can't be played."""
+        self.spec.check_players(players)
+
+    @abstractmethod
+    def setup(self, players: int, options: dict, seed: int):
+        """The initial state for `players` seats, resolved `options` and the match `seed`."""
+
+    @abstractmethod
+    def pending(self, state) -> tuple[Decision, ...]:
+        """The decisions that must be taken now, one per seat; empty exactly when the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state, seat: int) -> list[dict]:
+        """Every legal move for `seat`'s pending decision (finite, complete, JSON-able)."""
+
+    @abstractmethod
+    def apply(self, state, seat: int, move: dict):
+        """The state after `seat` plays `move`; raises IllegalMove(code, message). Never mutates."""
+
+    @abstractmethod
+    def view(self, state, seat: int | None) -> dict:
+        """What `seat` may see of the state (None: a spectator), as JSON-able data."""
+
+    @abstractmethod
+    def outcome(self, state) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def to_dict(self, state) -> dict:
+        """The complete state as JSON-able data (the omniscient state, for storage)."""
+
+    @abstractmethod
+    def from_dict(self, data: dict):
+        """A state from `to_dict` output; raises InvalidState with the reason if it is not valid."""
+
+    def redetermine(self, state, seat: int | None, rng: Rng):
+        """A state `seat` cannot tell apart from `state`: everything hidden from it re-dealt.
+
+        The conformance suite checks that the seat's view is the same for both, which is how
+        it proves that views leak nothing hidden. Games without hidden information keep the
+        default.
+        """
+        return state
+
+    def redact_move(self, move: dict, seat: int, viewer: int | None) -> dict | None:
+        """How `viewer` may see `seat`'s (non-sealed) move in a running match's log; None hides it."""
+        return move

@@ -1,0 +1,63 @@
+"""Reading a game's data tables from `seeds/<game>/`: tables are data, never literals in rules.
+
+Every value in a table is tagged with where it comes from, as an object
+`{"value": ..., "status": "FOUND" | "DERIVED" | "PROPOSAL", "source": "..."}`; `untag` strips
+the tags so rules code sees plain values, and `statuses` lists them for the docs and tests.
+Reading static files at import time is the only file access the rules core does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+STATUSES = ("FOUND", "DERIVED", "PROPOSAL")
+
+
+def seeds_dir() -> Path:
+    """The folder of game data: $REFEREE_SEEDS, else `seeds/` at the project root."""
+    override = os.environ.get("REFEREE_SEEDS")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[2] / "seeds"
+
+
+@lru_cache(maxsize=None)
+def load_table(game: str, filename: str):
+    """The parsed JSON table `seeds/<game>/<filename>`, tags and all."""
+    path = seeds_dir() / game / filename
+    with path.open(encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def is_tagged(node) -> bool:
+    """True for a `{"value", "status", "source"}` tag object."""
+    return isinstance(node, dict) and "value" in node and node.get("status") in STATUSES
+
+
+def untag(node):
+    """The table with every tag object replaced by its plain value, recursively."""
+    if is_tagged(node):
+        return untag(node["value"])
+    if isinstance(node, dict):
+        return {k: untag(v) for k, v in node.items() if not k.startswith("$")}
+    if isinstance(node, list):
+        return [untag(v) for v in node]
+    return node
+
+
+def statuses(node, path: str = "") -> list[tuple[str, str, str]]:
+    """Every tagged value as (path, status, source), for documentation and tests."""
+    found = []
+    if is_tagged(node):
+        found.append((path, node["status"], node.get("source", "")))
+        node = node["value"]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += statuses(value, f"{path}.{key}" if path else key)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += statuses(value, f"{path}[{i}]")
+    return found

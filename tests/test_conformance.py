@@ -1,0 +1,23 @@
+"""The conformance suite over every registered game (and the test game)."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.conformance import playable_setups, run_playout
+from tests.conftest import ALL_GAMES, CONFORMANCE_SEEDS
+
+CASES = [
+    pytest.param(game, players, options, seed,
+                 id=f"{game.spec.name}-{players}p-{'-'.join(f'{k}={v}' for k, v in options.items()) or 'defaults'}-s{seed}")
+    for game in ALL_GAMES
+    for players, options in playable_setups(game)
+    for seed in range(CONFORMANCE_SEEDS)
+]
+
+
+@pytest.mark.parametrize("game, players, options, seed", CASES)
+def test_random_playout_keeps_the_contract(game, players, options, seed):
+    """Random legal playouts to the end keep every promise of the game contract."""
+    stats = run_playout(game, players, options, seed)
+    assert stats.moves > 0
