@@ -1,0 +1,10 @@
+"""The service of the current app."""
+
+from __future__ import annotations
+
+from flask import current_app
+
+
+def service():
+    """The MatchService this app serves."""
+    return current_app.extensions["referee"]

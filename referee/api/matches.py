@@ -1,0 +1,167 @@
+"""/v1/matches: create matches, read them, prompt a seat, take moves, export the log."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Response
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from referee.api.auth import bearer_token
+from referee.api.context import service
+from referee.api.schemas import (LogQuerySchema, LogSchema, MatchCreatedSchema,
+                                 MatchCreateSchema, MatchListQuerySchema, MatchListSchema,
+                                 MatchSchema, MoveAcceptedSchema, MoveSubmitSchema,
+                                 ProblemSchema, PromptQuerySchema, PromptSchema)
+
+blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
+                description="Matches refereed move by move; seats act with their bearer token.")
+
+SECURITY = [{"seatToken": []}]
+
+
+def _viewer(meta) -> int | None:
+    """The seat of the caller's token, or None for a spectator (no token)."""
+    token = bearer_token()
+    return None if token is None else service().seat_of(meta, token)
+
+
+def _seat(meta) -> int:
+    """The caller's seat; a token is required."""
+    return service().seat_of(meta, bearer_token())
+
+
+@blp.route("")
+class Matches(MethodView):
+    @blp.arguments(MatchCreateSchema)
+    @blp.response(201, MatchCreatedSchema)
+    @blp.alt_response(404, schema=ProblemSchema, description="game.unknown")
+    @blp.alt_response(422, schema=ProblemSchema,
+                      description="options.invalid, players.invalid, seats.invalid")
+    def post(self, body):
+        """Create a match
+
+        One seat per entry of `seats`: `remote` (played by whoever holds that seat's token)
+        or `builtin:random`. Returns the match id, the version and one secret bearer token per
+        remote seat (shown only here). Without a seed the service draws one, and keeps it
+        secret until the match ends.
+        """
+        created = service().create(body["game"], body["seats"], body["options"], body["seed"])
+        meta, live = created.meta, created.live
+        data = {"id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
+                "version": live.version, "status": live.status,
+                "tokens": {str(s): t for s, t in created.tokens.items()},
+                "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)]}
+        if body["seed"] is not None:
+            data["seed"] = meta.seed
+        return data
+
+    @blp.arguments(MatchListQuerySchema, location="query")
+    @blp.response(200, MatchListSchema)
+    def get(self, query):
+        """List matches, newest first (spectator views)"""
+        svc = service()
+        ids = svc.store.list_ids(query["offset"], query["limit"])
+        matches = []
+        for match_id in ids:
+            meta, live = svc.load(match_id)
+            matches.append(svc.summary(meta, live, None))
+        return {"matches": matches, "total": svc.store.count()}
+
+
+@blp.route("/<match_id>")
+class MatchDetail(MethodView):
+    @blp.response(200, MatchSchema)
+    @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
+    @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
+    @blp.doc(security=[{}, *SECURITY])
+    def get(self, match_id):
+        """Show a match
+
+        Status, seats, version, who must act, the result; the view is the caller's own when a
+        seat token is sent, the spectator's otherwise.
+        """
+        svc = service()
+        meta, live = svc.load(match_id)
+        return svc.summary(meta, live, _viewer(meta))
+
+
+@blp.route("/<match_id>/prompt")
+class Prompt(MethodView):
+    @blp.arguments(PromptQuerySchema, location="query")
+    @blp.response(200, PromptSchema)
+    @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
+    @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
+    @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
+    @blp.doc(security=SECURITY)
+    def get(self, query, match_id):
+        """The seat's pending decision and legal moves
+
+        With `wait=N`, waits up to N seconds (capped by the service) until the seat must act
+        or the match changes; `must_act` says which happened.
+        """
+        svc = service()
+        meta, _ = svc.load(match_id)
+        seat = _seat(meta)
+        wait = min(query["wait"], svc.settings.max_wait_seconds)
+        return svc.prompt(match_id, seat, wait)
+
+
+@blp.route("/<match_id>/moves")
+class Moves(MethodView):
+    @blp.arguments(MoveSubmitSchema)
+    @blp.response(200, MoveAcceptedSchema)
+    @blp.alt_response(400, schema=ProblemSchema, description="move.malformed, "
+                      "request.malformed_json")
+    @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
+    @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
+    @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
+    @blp.alt_response(409, schema=ProblemSchema, description="turn.not_yours, match.over, "
+                      "match.version_stale")
+    @blp.alt_response(413, schema=ProblemSchema, description="request.too_large")
+    @blp.alt_response(422, schema=ProblemSchema, description="move.illegal.<rule>, "
+                      "move.unexpected")
+    @blp.doc(security=SECURITY)
+    def post(self, body, match_id):
+        """Submit a move for your seat
+
+        Accepted: the new version and your view. Rejected: a problem detail whose `code` says
+        why (the rule, for an illegal move); the match is unchanged.
+        """
+        svc = service()
+        meta, _ = svc.load(match_id)
+        seat = _seat(meta)
+        live = svc.submit(match_id, seat, body["move"], body["expected_version"])
+        summary = svc.summary(meta, live, seat)
+        return {key: summary[key] for key in ("version", "status", "to_act", "result", "view")}
+
+
+@blp.route("/<match_id>/log")
+class Log(MethodView):
+    @blp.arguments(LogQuerySchema, location="query")
+    @blp.response(200, LogSchema)
+    @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
+    @blp.doc(security=[{}, *SECURITY])
+    def get(self, query, match_id):
+        """The match record: set-up, every move, the result
+
+        While the match runs, the seed and moves hidden from the caller are withheld (a seat
+        token shows that seat's own moves). `format=jsonl` gives JSON Lines: a `match` line,
+        one `move` line per move, and a `result` line once the match is over.
+        """
+        svc = service()
+        meta, _ = svc.load(match_id)
+        record = svc.log(match_id, _viewer(meta))
+        if query["format"] == "jsonl":
+            return Response(to_jsonl(record), mimetype="application/jsonl")
+        return record
+
+
+def to_jsonl(record: dict) -> str:
+    """A match record as JSON Lines: header, one line per move, then the result if any."""
+    header = {"type": "match", **{k: v for k, v in record.items() if k not in ("moves", "result")}}
+    lines = [header] + [{"type": "move", **m} for m in record["moves"]]
+    if record["result"] is not None:
+        lines.append({"type": "result", **record["result"]})
+    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)

@@ -1,0 +1,119 @@
+"""RFC 9457 problem details for every error, each with our stable `code`.
+
+Rules errors (RefereeError) carry their own code; HTTP-level errors get a code here. Nothing
+becomes a bare 500 without a problem body, and the body never leaks a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from referee.core.errors import RefereeError
+
+log = logging.getLogger(__name__)
+
+PROBLEM_TYPE = "application/problem+json"
+
+HTTP_CODES = {
+    400: "request.malformed",
+    401: "auth.token_missing",
+    403: "auth.forbidden",
+    404: "http.not_found",
+    405: "http.method_not_allowed",
+    406: "http.not_acceptable",
+    409: "http.conflict",
+    413: "request.too_large",
+    415: "request.unsupported_media_type",
+    422: "request.invalid",
+    429: "rate.limited",
+    500: "server.error",
+    503: "server.unavailable",
+}
+"""Codes for errors raised by HTTP machinery rather than by the rules or the service."""
+
+CATALOGUE = {
+    "move.malformed": "The move is not a JSON object of a known type with well-formed fields.",
+    "move.unexpected": "The move's type does not answer the pending decision.",
+    "move.illegal.*": "The rules forbid this move here; the suffix names the rule.",
+    "turn.not_yours": "The seat has no decision pending now.",
+    "match.over": "The match has ended.",
+    "match.aborted": "The match was stopped by the service.",
+    "match.version_stale": "expected_version is not the match's current version.",
+    "match.not_found": "No match with that id.",
+    "match.busy": "The move could not be committed under contention; submit it again.",
+    "game.unknown": "No game of that name.",
+    "options.invalid": "An option is unknown or has a value the game does not take.",
+    "players.invalid": "The game cannot be played with that many seats (with these options).",
+    "seats.invalid": "A seat kind is unknown.",
+    "state.invalid": "A stored or submitted state failed validation.",
+    "auth.token_missing": "The request needs 'Authorization: Bearer <seat token>'.",
+    "auth.token_invalid": "The token is not a seat token of this match.",
+    "request.malformed_json": "The body is not valid JSON.",
+    "request.invalid": "The body or query does not match the endpoint's schema.",
+    "request.too_large": "The body is larger than the service accepts.",
+    "http.not_found": "No such endpoint.",
+    "http.method_not_allowed": "The endpoint does not take this method.",
+    "server.error": "A fault of the service, logged on our side; not caused by the request.",
+}
+"""The generic codes, documented at GET /v1/problems."""
+
+
+def problem(status: int, code: str, detail: str, **extra):
+    """A problem-details response."""
+    body = {"type": f"/v1/problems#{code}", "title": code, "status": status, "detail": detail,
+            "code": code, "instance": request.path, **extra}
+    response = jsonify(body)
+    response.status_code = status
+    response.mimetype = PROBLEM_TYPE
+    return response
+
+
+def handle_referee_error(err: RefereeError):
+    """Rules and service errors: their own status and code."""
+    extra = {"details": err.details} if err.details else {}
+    return problem(err.status, err.code, err.message, **extra)
+
+
+def handle_http_exception(err: HTTPException):
+    """Errors from Flask, Werkzeug and webargs, mapped to our codes."""
+    status = err.code or 500
+    data = getattr(err, "data", None) or {}
+    messages = data.get("messages")
+    code = HTTP_CODES.get(status, f"http.{status}")
+    detail = err.description or ""
+    if status == 400 and messages and "json" in messages:
+        code, detail = "request.malformed_json", "the request body is not valid JSON"
+    elif messages:
+        detail = "the request does not match the schema: " + _flatten(messages)
+    if status == 413:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        detail = f"the request body is larger than the limit of {limit} bytes"
+    extra = {"errors": messages} if messages else {}
+    return problem(status, code, detail, **extra)
+
+
+def handle_unexpected(err: Exception):
+    """Anything else is our fault: log it, answer 500 without internals."""
+    log.exception("unhandled error on %s %s", request.method, request.path)
+    return problem(500, "server.error", "an internal error occurred; it has been logged")
+
+
+def _flatten(messages, prefix: str = "") -> str:
+    parts = []
+    for key, value in (messages.items() if isinstance(messages, dict) else []):
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, dict):
+            parts.append(_flatten(value, path))
+        else:
+            parts.append(f"{path}: {'; '.join(map(str, value))}")
+    return "; ".join(parts)
+
+
+def init_app(app) -> None:
+    """Register the problem handlers (after flask-smorest's, so ours win)."""
+    app.register_error_handler(RefereeError, handle_referee_error)
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Exception, handle_unexpected)

@@ -1,0 +1,243 @@
+"""Wire schemas (marshmallow, documented by flask-smorest); the games never see these."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from referee.core.rng import MAX_SEED
+
+
+class _Open(Schema):
+    """A schema whose free-form parts (views, results) pass through as given."""
+
+    class Meta:
+        ordered = True
+
+
+# -- games ----------------------------------------------------------------------------------
+
+class OptionSchema(_Open):
+    name = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"description": "bool, int or choice"})
+    default = fields.Raw(required=True)
+    description = fields.String()
+    status = fields.String(metadata={"description": "FOUND, DERIVED or PROPOSAL"})
+    choices = fields.List(fields.Raw())
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+
+
+class MoveKindSchema(_Open):
+    type = fields.String(required=True)
+    description = fields.String()
+    schema = fields.Dict(metadata={"description": "JSON Schema of the move object"})
+    example = fields.Dict()
+
+
+class GameSummarySchema(_Open):
+    name = fields.String(required=True)
+    title = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer()
+    rules_version = fields.String()
+    summary = fields.String()
+
+
+class GameSchema(GameSummarySchema):
+    options = fields.List(fields.Nested(OptionSchema))
+    moves = fields.List(fields.Nested(MoveKindSchema))
+    hidden = fields.List(fields.String())
+
+
+class GameListSchema(_Open):
+    games = fields.List(fields.Nested(GameSummarySchema))
+
+
+class SeatedMoveSchema(_Open):
+    seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
+                          metadata={"description": "omit when exactly one seat must act"})
+    move = fields.Raw(required=True, metadata={"description": "a move object with a 'type'"})
+
+
+class CheckRequestSchema(_Open):
+    players = fields.Integer(required=True)
+    options = fields.Dict(load_default=dict)
+    seed = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_SEED))
+    moves = fields.List(fields.Nested(SeatedMoveSchema), load_default=list,
+                        validate=validate.Length(max=20_000))
+    candidate = fields.Nested(SeatedMoveSchema, load_default=None, allow_none=True)
+    view_seat = fields.Integer(load_default=None, allow_none=True,
+                               metadata={"description": "also return this seat's view "
+                                                        "(-1: the spectator's)"})
+
+
+class ProblemBriefSchema(_Open):
+    index = fields.Integer(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+    code = fields.String()
+    message = fields.String()
+    details = fields.Dict()
+
+
+class DecisionSchema(_Open):
+    seat = fields.Integer()
+    kind = fields.String()
+    move_types = fields.List(fields.String())
+    sealed = fields.Boolean()
+    prompt = fields.Dict()
+
+
+class PendingSchema(DecisionSchema):
+    legal_moves = fields.List(fields.Dict())
+
+
+class CheckResponseSchema(_Open):
+    legal = fields.Boolean(metadata={"description": "every move (and the candidate) is legal"})
+    applied = fields.Integer(metadata={"description": "moves applied before stopping"})
+    error = fields.Nested(ProblemBriefSchema, allow_none=True)
+    candidate = fields.Nested(ProblemBriefSchema, allow_none=True)
+    over = fields.Boolean()
+    pending = fields.List(fields.Nested(PendingSchema))
+    outcome = fields.Dict(allow_none=True)
+    view = fields.Dict(allow_none=True)
+
+
+# -- matches --------------------------------------------------------------------------------
+
+class MatchCreateSchema(_Open):
+    game = fields.String(required=True)
+    seats = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=16),
+                        metadata={"description": "one per seat: 'remote' or 'builtin:random'"})
+    options = fields.Dict(load_default=dict)
+    seed = fields.Integer(load_default=None, allow_none=True,
+                          validate=validate.Range(min=0, max=MAX_SEED))
+
+
+class SeatSchema(_Open):
+    seat = fields.Integer()
+    kind = fields.String()
+    name = fields.String()
+    bot = fields.String()
+
+
+class MatchCreatedSchema(_Open):
+    id = fields.String(required=True)
+    game = fields.String()
+    rules_version = fields.String()
+    version = fields.Integer()
+    seed = fields.Integer(metadata={"description": "returned only when the caller chose it"})
+    tokens = fields.Dict(keys=fields.String(), values=fields.String(),
+                         metadata={"description": "seat number -> secret bearer token"})
+    seats = fields.List(fields.Nested(SeatSchema))
+    status = fields.String()
+
+
+class ToActSchema(_Open):
+    seat = fields.Integer()
+    decision = fields.String()
+    sealed = fields.Boolean()
+
+
+class MatchSchema(_Open):
+    id = fields.String()
+    game = fields.String()
+    rules_version = fields.String()
+    players = fields.Integer()
+    options = fields.Dict()
+    status = fields.String(metadata={"description": "active, over or aborted"})
+    version = fields.Integer()
+    you = fields.Integer(allow_none=True, metadata={"description": "your seat, or null"})
+    seats = fields.List(fields.Nested(SeatSchema))
+    to_act = fields.List(fields.Nested(ToActSchema))
+    result = fields.Dict(allow_none=True)
+    labels = fields.Dict()
+    created_at = fields.Float()
+    updated_at = fields.Float()
+    view = fields.Dict()
+
+
+class MatchListSchema(_Open):
+    matches = fields.List(fields.Nested(MatchSchema))
+    total = fields.Integer()
+
+
+class MatchListQuerySchema(_Open):
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class PromptQuerySchema(_Open):
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0),
+                        metadata={"description": "long-poll up to this many seconds"})
+
+
+class PromptSchema(_Open):
+    match = fields.String()
+    game = fields.String()
+    seat = fields.Integer()
+    version = fields.Integer()
+    status = fields.String()
+    must_act = fields.Boolean()
+    decision = fields.Nested(DecisionSchema, allow_none=True)
+    legal_moves = fields.List(fields.Dict())
+    view = fields.Dict()
+    result = fields.Dict(allow_none=True)
+
+
+class MoveSubmitSchema(_Open):
+    move = fields.Raw(required=True, metadata={"description": "a move object with a 'type'"})
+    expected_version = fields.Integer(load_default=None, allow_none=True,
+                                      metadata={"description": "reject unless the match is "
+                                                               "at this version"})
+
+
+class MoveAcceptedSchema(_Open):
+    version = fields.Integer()
+    status = fields.String()
+    to_act = fields.List(fields.Nested(ToActSchema))
+    result = fields.Dict(allow_none=True)
+    view = fields.Dict()
+
+
+class LogQuerySchema(_Open):
+    format = fields.String(load_default="json", validate=validate.OneOf(["json", "jsonl"]))
+
+
+class LogEntrySchema(_Open):
+    seat = fields.Integer()
+    move = fields.Raw(allow_none=True)
+    version = fields.Integer()
+    sealed = fields.Boolean()
+    hidden = fields.Boolean()
+    by = fields.String()
+    at = fields.Float()
+    latency_ms = fields.Float()
+    failure = fields.Dict()
+
+
+class LogSchema(_Open):
+    match = fields.String()
+    game = fields.String()
+    rules_version = fields.String()
+    players = fields.Integer()
+    options = fields.Dict()
+    seed = fields.Integer(allow_none=True, metadata={"description": "null until the match ends"})
+    seats = fields.List(fields.Nested(SeatSchema))
+    labels = fields.Dict()
+    limits = fields.Dict()
+    created_at = fields.Float()
+    status = fields.String()
+    version = fields.Integer()
+    moves = fields.List(fields.Nested(LogEntrySchema))
+    result = fields.Dict(allow_none=True)
+
+
+class ProblemSchema(_Open):
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    code = fields.String(metadata={"description": "stable, namespaced error code"})
+    instance = fields.String()
+    details = fields.Dict()
+    errors = fields.Dict()

@@ -1,0 +1,1 @@
+"""The service layer: matches in Redis, the match runner, jobs and workers (I/O lives here)."""

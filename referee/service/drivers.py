@@ -1,0 +1,62 @@
+"""Seat drivers: who chooses a move for a seat that is not played over the REST API.
+
+A seat's kind is `remote` (its token holder moves through the API), `builtin:<policy>` (the
+referee's own bots) or `<prefix>:<ref>` for a driver registered under that prefix (the arena
+registers `http` for bots that answer over HTTP).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.core.bots import BUILTIN_BOTS
+from referee.service.errors import InvalidSeats
+
+REMOTE = "remote"
+
+
+@dataclass
+class Choice:
+    """A driver's answer: a move, or a failure (code + details) and how long it took."""
+
+    move: dict | None = None
+    failure: dict | None = None      # {"code": "bot.timeout", ...}; the runner applies the policy
+    latency_ms: float | None = None
+    clock_ms: float | None = None    # the seat's time bank left after this move, if kept
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class Turn:
+    """Everything a driver may need to choose a move for one seat."""
+
+    meta: object      # MatchMeta
+    live: object      # Live
+    game: object      # Game
+    state: object     # the game state
+    seat: int
+    decision: object  # Decision
+
+
+class BuiltinDriver:
+    """The referee's own policies (`builtin:random`), seeded from the match."""
+
+    def validate(self, ref: str) -> None:
+        """Raise InvalidSeats for an unknown builtin policy."""
+        if ref not in BUILTIN_BOTS:
+            raise InvalidSeats(f"no builtin bot {ref!r}; builtin bots are {sorted(BUILTIN_BOTS)}")
+
+    def describe(self, ref: str) -> dict:
+        """Public facts about the seat's player."""
+        return {"name": f"builtin:{ref}"}
+
+    def choose(self, turn: Turn, ref: str) -> Choice:
+        """The policy's move for this turn."""
+        policy = BUILTIN_BOTS[ref]
+        return Choice(policy(turn.game, turn.state, turn.seat, turn.meta.seed, turn.live.version))
+
+
+def split_kind(kind: str) -> tuple[str, str]:
+    """`builtin:random` -> ("builtin", "random"); `remote` -> ("remote", "")."""
+    prefix, _, ref = kind.partition(":")
+    return prefix, ref

@@ -1,0 +1,47 @@
+"""Errors of the service layer (matches, seats, tokens), with stable codes like the core's."""
+
+from __future__ import annotations
+
+from referee.core.errors import RefereeError
+
+
+class MatchNotFound(RefereeError):
+    """No match with that id."""
+
+    code = "match.not_found"
+    status = 404
+
+
+class InvalidSeats(RefereeError):
+    """A seat list the service cannot set up (unknown kind, unknown bot, wrong count)."""
+
+    code = "seats.invalid"
+    status = 422
+
+
+class MissingToken(RefereeError):
+    """The request needs a seat token and has none."""
+
+    code = "auth.token_missing"
+    status = 401
+
+
+class InvalidToken(RefereeError):
+    """The token is not the token of any seat of this match."""
+
+    code = "auth.token_invalid"
+    status = 403
+
+
+class MatchBusy(RefereeError):
+    """Too many concurrent writers: the move could not be committed; retry it."""
+
+    code = "match.busy"
+    status = 503
+
+
+class MatchAborted(RefereeError):
+    """The match was stopped by the service and takes no more moves."""
+
+    code = "match.aborted"
+    status = 409

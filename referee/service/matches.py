@@ -1,0 +1,291 @@
+"""The match service: create matches, take moves, show views, prompts and logs.
+
+Everything that touches a match goes through here, whether it comes from the REST API, a
+worker playing automated seats, or the arena; the generic checks happen in the core engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from referee.core import engine
+from referee.core.engine import MoveRecord
+from referee.core.errors import MatchOver, RefereeError
+from referee.core.registry import Registry
+from referee.core.results import apply_forfeits
+from referee.core.rng import MAX_SEED
+from referee.service.drivers import REMOTE, BuiltinDriver, split_kind
+from referee.service.errors import (InvalidSeats, InvalidToken, MatchAborted, MatchBusy,
+                                    MatchNotFound, MissingToken)
+from referee.service.store import Live, MatchMeta, MatchStatus, MatchStore
+
+COMMIT_ATTEMPTS = 8
+
+
+def token_hash(token: str) -> str:
+    """How a seat token is stored: its SHA-256, never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Created:
+    """A new match: its meta, live record and the secret token of each remote seat."""
+
+    meta: MatchMeta
+    live: Live
+    tokens: dict
+
+
+class _StateCache:
+    """The last loaded game state per match, so a hot match skips from_dict (states are immutable)."""
+
+    def __init__(self, size: int = 1024):
+        self.size, self._items = size, OrderedDict()
+
+    def get(self, match_id: str, version: int):
+        item = self._items.get(match_id)
+        if item is None or item[0] != version:
+            return None
+        self._items.move_to_end(match_id)
+        return item[1]
+
+    def put(self, match_id: str, version: int, state) -> None:
+        self._items[match_id] = (version, state)
+        self._items.move_to_end(match_id)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+class MatchService:
+    """Matches over a MatchStore, for the games of a registry."""
+
+    def __init__(self, store: MatchStore, games: Registry, enqueue=None, drivers=None):
+        self.store = store
+        self.games = games
+        self.enqueue = enqueue or (lambda match_id, version: None)
+        self.drivers = {"builtin": BuiltinDriver(), **(drivers or {})}
+        self.finish_listeners: list = []
+        self._states = _StateCache()
+
+    # -- creating -------------------------------------------------------------------------
+
+    def create(self, game_name: str, seats: list, options=None, seed=None, labels=None,
+               limits=None) -> Created:
+        """Set up a match; raises UnknownGame, InvalidSeats, InvalidPlayers, InvalidOptions."""
+        game = self.games.get(game_name)
+        kinds = [self._seat_kind(s) for s in seats]
+        seed = new_seed() if seed is None else seed
+        options, state = engine.start(game, len(kinds), options, seed)
+        tokens = {i: secrets.token_urlsafe(24) for i, k in enumerate(kinds) if k == REMOTE}
+        meta = MatchMeta(
+            id=secrets.token_hex(8), game=game.spec.name, rules_version=game.spec.rules_version,
+            players=len(kinds), options=options, seed=seed,
+            seats=[self._describe_seat(k) for k in kinds], created_at=time.time(),
+            token_hashes=[token_hash(tokens[i]) if i in tokens else None for i in range(len(kinds))],
+            labels=dict(labels or {}), limits=dict(limits or {}))
+        live = self._live_after(game, meta, None, state, 0)
+        self.store.create(meta, live, self.automated_seat(meta, live) is not None)
+        self._states.put(meta.id, 0, state)
+        self._after_commit(meta, None, live)
+        return Created(meta, live, tokens)
+
+    def _seat_kind(self, seat) -> str:
+        kind = seat.get("kind") if isinstance(seat, dict) else seat
+        if not isinstance(kind, str):
+            raise InvalidSeats(f"a seat is a kind string such as 'remote' or 'builtin:random', "
+                               f"got {seat!r}")
+        if kind == REMOTE:
+            return kind
+        prefix, ref = split_kind(kind)
+        driver = self.drivers.get(prefix)
+        if driver is None or not ref:
+            raise InvalidSeats(f"unknown seat kind {kind!r}; seats are 'remote' or "
+                               f"{', '.join(repr(p + ':<name>') for p in self.drivers)}")
+        driver.validate(ref)
+        return kind
+
+    def _describe_seat(self, kind: str) -> dict:
+        if kind == REMOTE:
+            return {"kind": kind, "name": "remote"}
+        prefix, ref = split_kind(kind)
+        return {"kind": kind, **self.drivers[prefix].describe(ref)}
+
+    # -- reading --------------------------------------------------------------------------
+
+    def load(self, match_id: str) -> tuple[MatchMeta, Live]:
+        """The match's meta and live record; raises MatchNotFound."""
+        meta = self.store.meta(match_id) if isinstance(match_id, str) else None
+        live = self.store.live(match_id) if meta is not None else None
+        if meta is None or live is None:
+            raise MatchNotFound(f"no match {match_id!r}", match_id=str(match_id))
+        return meta, live
+
+    def state(self, meta: MatchMeta, live: Live):
+        """The game state of `live` (from the cache when it is current)."""
+        state = self._states.get(meta.id, live.version)
+        if state is None:
+            state = self.games.get(meta.game).from_dict(live.state)
+            self._states.put(meta.id, live.version, state)
+        return state
+
+    def seat_of(self, meta: MatchMeta, token: str | None) -> int:
+        """The seat whose token this is; raises MissingToken or InvalidToken."""
+        if not token:
+            raise MissingToken("this request needs a seat token: 'Authorization: Bearer <token>'")
+        digest = token_hash(token)
+        for seat, stored in enumerate(meta.token_hashes):
+            if stored is not None and hmac.compare_digest(stored, digest):
+                return seat
+        raise InvalidToken(f"the token is not a seat token of match {meta.id}")
+
+    # -- moving ---------------------------------------------------------------------------
+
+    def submit(self, match_id: str, seat: int, move, expected_version=None, *, by="seat",
+               entry_extra=None, update_live=None, from_runner=False) -> Live:
+        """Check and apply a move, commit it, and queue automated seats; returns the new live.
+
+        Retries on a concurrent commit; a move with `expected_version` then fails as stale.
+        `update_live(live)` may record failures, strikes and clocks in the same commit;
+        `from_runner` marks moves of the runner, which goes on by itself (no job is queued).
+        """
+        meta, _ = self.load(match_id)
+        game = self.games.get(meta.game)
+        for _ in range(COMMIT_ATTEMPTS):
+            live = self.store.live(match_id)
+            if live.status == MatchStatus.ABORTED:
+                raise MatchAborted(f"match {match_id} was aborted by the service")
+            state = self.state(meta, live)
+            new_state, sealed = engine.play(game, state, live.version, seat, move, expected_version)
+            new_live = self._live_after(game, meta, live, new_state, live.version + 1)
+            if update_live is not None:
+                update_live(new_live)
+                new_live.result = self._result(game, meta, new_live, new_state)
+            entry = {**MoveRecord(seat, move, live.version, sealed, by).to_dict(),
+                     "at": round(time.time(), 3), **(entry_extra or {})}
+            automated = self.automated_seat(meta, new_live) is not None
+            if self.store.commit(match_id, live.version, new_live, [entry], automated):
+                self._states.put(match_id, new_live.version, new_state)
+                self._after_commit(meta, live, new_live, queue=not from_runner)
+                return new_live
+        raise MatchBusy(f"match {match_id} changed {COMMIT_ATTEMPTS} times while this move "
+                        f"was being committed; submit it again")
+
+    def _live_after(self, game, meta: MatchMeta, old: Live | None, state, version: int) -> Live:
+        pending = [d.seat for d in game.pending(state)]
+        live = Live(version=version, status=MatchStatus.ACTIVE.value if pending else
+                    MatchStatus.OVER.value, state=game.to_dict(state), pending=pending,
+                    forfeits=dict(old.forfeits) if old else {},
+                    strikes=dict(old.strikes) if old else {},
+                    clocks=dict(old.clocks) if old else {})
+        live.result = self._result(game, meta, live, state)
+        return live
+
+    def _result(self, game, meta: MatchMeta, live: Live, state) -> dict | None:
+        if live.pending:
+            return None
+        forfeited = sorted((int(s) for s in live.forfeits), key=lambda s: live.forfeits[str(s)]
+                           .get("version", 0))
+        outcome = apply_forfeits(game.outcome(state), forfeited)
+        return {**outcome.to_dict(), "failures": live.forfeits} if forfeited else outcome.to_dict()
+
+    def _after_commit(self, meta: MatchMeta, old: Live | None, live: Live, queue=True) -> None:
+        if queue and live.status == MatchStatus.ACTIVE and self.automated_seat(meta, live) is not None:
+            self.enqueue(meta.id, live.version)
+        if live.status == MatchStatus.OVER and (old is None or old.status != live.status):
+            for listener in self.finish_listeners:
+                listener(meta, live)
+
+    def automated_seat(self, meta: MatchMeta, live: Live) -> int | None:
+        """The first pending seat that the referee plays (a bot, or a forfeited seat)."""
+        for seat in live.pending:
+            if meta.seat_kind(seat) != REMOTE or str(seat) in live.forfeits:
+                return seat
+        return None
+
+    def abort(self, match_id: str, reason: str) -> Live:
+        """Stop a match for a service-side reason; it is never rated."""
+        meta, _ = self.load(match_id)
+        for _ in range(COMMIT_ATTEMPTS):
+            live = self.store.live(match_id)
+            if live.status != MatchStatus.ACTIVE:
+                raise MatchOver(f"match {match_id} is already {live.status}")
+            new_live = Live(**{**live.__dict__, "version": live.version + 1,
+                               "status": MatchStatus.ABORTED.value, "pending": [],
+                               "result": {"termination": "aborted", "reason": reason}})
+            if self.store.commit(match_id, live.version, new_live, []):
+                return new_live
+        raise MatchBusy(f"match {match_id} is too busy to abort; try again")
+
+    # -- what seats and spectators see ----------------------------------------------------
+
+    def summary(self, meta: MatchMeta, live: Live, viewer: int | None) -> dict:
+        """The match as `viewer` (a seat, or None for a spectator) may see it."""
+        game = self.games.get(meta.game)
+        state = self.state(meta, live)
+        decisions = game.pending(state) if live.status == MatchStatus.ACTIVE else ()
+        return {
+            "id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
+            "players": meta.players, "options": meta.options, "status": live.status,
+            "version": live.version, "you": viewer,
+            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
+            "to_act": [{"seat": d.seat, "decision": d.kind, "sealed": d.sealed}
+                       for d in decisions],
+            "result": live.result, "labels": meta.labels,
+            "created_at": meta.created_at, "updated_at": live.updated_at,
+            "view": game.view(state, viewer),
+        }
+
+    def prompt(self, match_id: str, seat: int, wait: float = 0.0) -> dict:
+        """`seat`'s pending decision and legal moves; waits up to `wait` s for a change."""
+        meta, live = self.load(match_id)
+        if wait > 0 and live.status == MatchStatus.ACTIVE and seat not in live.pending:
+            live = self.store.wait_for_change(match_id, live.version, wait) or live
+        game = self.games.get(meta.game)
+        state = self.state(meta, live)
+        decision = engine.decision_for(game, state, seat) if live.status == "active" else None
+        return {
+            "match": meta.id, "game": meta.game, "seat": seat, "version": live.version,
+            "status": live.status, "must_act": decision is not None,
+            "decision": decision.to_dict() if decision else None,
+            "legal_moves": game.legal_moves(state, seat) if decision else [],
+            "view": game.view(state, seat), "result": live.result,
+        }
+
+    def log(self, match_id: str, viewer: int | None) -> dict:
+        """The match record; while it runs, the seed and others' hidden moves are withheld."""
+        meta, live = self.load(match_id)
+        game = self.games.get(meta.game)
+        finished = live.status != MatchStatus.ACTIVE
+        entries = [e if finished else _redact(game, e, viewer) for e in self.store.log(match_id)]
+        return {
+            "match": meta.id, "game": meta.game, "rules_version": meta.rules_version,
+            "players": meta.players, "options": meta.options,
+            "seed": meta.seed if finished else None,
+            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
+            "labels": meta.labels, "limits": meta.limits, "created_at": meta.created_at,
+            "status": live.status, "version": live.version, "moves": entries,
+            "result": live.result,
+        }
+
+
+def _redact(game, entry: dict, viewer: int | None) -> dict:
+    """A log entry as `viewer` may see it while the match runs."""
+    if entry["seat"] == viewer:
+        return entry
+    if entry.get("sealed"):
+        return {**entry, "move": None, "hidden": True}
+    shown = game.redact_move(entry["move"], entry["seat"], viewer)
+    return {**entry, "move": shown, "hidden": True} if shown is None else {**entry, "move": shown}
+
+
+def new_seed() -> int:
+    """A fresh random match seed."""
+    return secrets.randbelow(MAX_SEED)
+
+
+__all__ = ["Created", "MatchService", "RefereeError", "new_seed", "token_hash"]

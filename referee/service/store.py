@@ -1,0 +1,178 @@
+"""Matches in Redis: immutable meta, the live record (state + version) and the move log.
+
+Keys, under one prefix per match (`<prefix>:m:<id>:`):
+  meta   JSON, written once: game, rules version, players, options, seed, seats, labels
+  live   JSON: version, status, the full game state, pending seats, result, forfeits
+  log    list of JSON move records, one per version
+  events pub/sub channel: the new version is published on every commit
+A commit is optimistic: WATCH live, check the version, MULTI/EXEC. Two writers at one version
+never both land; the loser sees `False` and retries from a fresh read (or reports a stale version).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+
+import redis
+
+_DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+class MatchStatus(str, Enum):
+    """Where a match stands."""
+
+    ACTIVE = "active"    # some seat must act
+    OVER = "over"        # finished; result set
+    ABORTED = "aborted"  # stopped by the service (never rated)
+
+
+@dataclass(frozen=True)
+class MatchMeta:
+    """What never changes about a match."""
+
+    id: str
+    game: str
+    rules_version: str
+    players: int
+    options: dict
+    seed: int
+    seats: list            # [{"kind": "remote"|"builtin:<name>"|"http:<bot id>", "name": ...}]
+    created_at: float
+    token_hashes: list     # sha256 of each remote seat's token (None for automated seats)
+    labels: dict = field(default_factory=dict)   # e.g. {"tournament": id, "rated": true}
+    limits: dict = field(default_factory=dict)   # arena time limits and failure policy
+
+    def seat_kind(self, seat: int) -> str:
+        """The kind of seat `seat`: remote, builtin:<name> or http:<bot id>."""
+        return self.seats[seat]["kind"]
+
+
+@dataclass
+class Live:
+    """The changing part of a match: the state cache, version and result."""
+
+    version: int
+    status: str
+    state: dict
+    pending: list
+    result: dict | None = None
+    forfeits: dict = field(default_factory=dict)   # seat (str) -> failure record
+    strikes: dict = field(default_factory=dict)    # seat (str) -> failures absorbed so far
+    clocks: dict = field(default_factory=dict)     # seat (str) -> remaining time bank (ms)
+    updated_at: float = 0.0
+
+
+class MatchStore:
+    """Reads and writes matches; the only code that knows the Redis keys."""
+
+    def __init__(self, client: redis.Redis, prefix: str = "ref"):
+        self.redis = client
+        self.prefix = prefix
+        self._meta_cache: dict[str, MatchMeta] = {}
+
+    def key(self, match_id: str, part: str) -> str:
+        """The Redis key of one part of a match."""
+        return f"{self.prefix}:m:{match_id}:{part}"
+
+    def create(self, meta: MatchMeta, live: Live, automated: bool) -> None:
+        """Store a new match; its id must be unused. `automated`: a bot must act next."""
+        live.updated_at = time.time()
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.set(self.key(meta.id, "meta"), _DUMPS(asdict(meta)), nx=True)
+        pipe.set(self.key(meta.id, "live"), _DUMPS(asdict(live)))
+        pipe.zadd(f"{self.prefix}:matches", {meta.id: meta.created_at})
+        self._mark_automated(pipe, meta.id, automated)
+        created = pipe.execute()[0]
+        if not created:
+            raise RuntimeError(f"match id {meta.id} already exists")
+
+    def meta(self, match_id: str) -> MatchMeta | None:
+        """The match's meta (cached: it never changes), or None if there is no such match."""
+        cached = self._meta_cache.get(match_id)
+        if cached is not None:
+            return cached
+        raw = self.redis.get(self.key(match_id, "meta"))
+        if raw is None:
+            return None
+        meta = MatchMeta(**json.loads(raw))
+        if len(self._meta_cache) > 10_000:
+            self._meta_cache.clear()
+        self._meta_cache[match_id] = meta
+        return meta
+
+    def live(self, match_id: str) -> Live | None:
+        """The match's live record, or None."""
+        raw = self.redis.get(self.key(match_id, "live"))
+        return None if raw is None else Live(**json.loads(raw))
+
+    def commit(self, match_id: str, expected_version: int, live: Live, entries: list[dict],
+               automated: bool = False) -> bool:
+        """Write `live` and append `entries` if the stored version is still `expected_version`.
+
+        `automated` says whether a bot (not a remote seat) must act next, which is what the
+        janitor looks for when it resumes matches whose runner died.
+        """
+        live_key = self.key(match_id, "live")
+        live.updated_at = time.time()
+        with self.redis.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(live_key)
+                raw = pipe.get(live_key)
+                if raw is None or json.loads(raw)["version"] != expected_version:
+                    pipe.unwatch()
+                    return False
+                pipe.multi()
+                pipe.set(live_key, _DUMPS(asdict(live)))
+                if entries:
+                    pipe.rpush(self.key(match_id, "log"), *[_DUMPS(e) for e in entries])
+                pipe.publish(self.key(match_id, "events"), live.version)
+                self._mark_automated(pipe, match_id, automated)
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                return False
+
+    def _mark_automated(self, pipe, match_id: str, automated: bool) -> None:
+        if automated:
+            pipe.sadd(f"{self.prefix}:automated", match_id)
+        else:
+            pipe.srem(f"{self.prefix}:automated", match_id)
+
+    def automated_ids(self) -> list[str]:
+        """Matches where a bot must act next: the janitor's work list."""
+        return list(self.redis.smembers(f"{self.prefix}:automated"))
+
+    def log(self, match_id: str, start: int = 0) -> list[dict]:
+        """The move records from index `start` on."""
+        return [json.loads(e) for e in self.redis.lrange(self.key(match_id, "log"), start, -1)]
+
+    def wait_for_change(self, match_id: str, version: int, timeout: float) -> Live | None:
+        """Block up to `timeout` seconds until the match moves past `version`; the newest live."""
+        deadline = time.monotonic() + timeout
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            pubsub.subscribe(self.key(match_id, "events"))
+            while True:
+                live = self.live(match_id)  # read after subscribing, so no change is missed
+                if live is None or live.version != version:
+                    return live
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return live
+                pubsub.get_message(timeout=min(remaining, 1.0))
+        finally:
+            pubsub.close()
+
+    def list_ids(self, offset: int = 0, limit: int = 50, newest_first: bool = True) -> list[str]:
+        """Match ids by creation time."""
+        key = f"{self.prefix}:matches"
+        if newest_first:
+            return list(self.redis.zrevrange(key, offset, offset + limit - 1))
+        return list(self.redis.zrange(key, offset, offset + limit - 1))
+
+    def count(self) -> int:
+        """How many matches are stored."""
+        return self.redis.zcard(f"{self.prefix}:matches")
