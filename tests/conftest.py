@@ -27,7 +27,58 @@ CONFORMANCE_SEEDS = int(os.environ.get("CONFORMANCE_SEEDS", "3"))
 """Random playouts per (game, players, options); raise it for a deeper local run."""
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-"""The real Redis the service tests use (CI starts one if none answers)."""
+"""The real Redis the service tests use (.ci/run starts one if none answers)."""
+
+
+def _redis_answers(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def real_redis_url():
+    """A real Redis: TEST_REDIS_URL if it answers, else a redis-server started for the
+    session if one is installed, else None (service tests then use the embedded store)."""
+    if _redis_answers(REDIS_URL):
+        yield REDIS_URL
+        return
+    import shutil
+    import subprocess
+    import tempfile
+
+    from tests.support.http import free_port
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        yield None
+        return
+    port, folder = free_port(), tempfile.mkdtemp()
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", folder],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    for _ in range(100):
+        if _redis_answers(url):
+            break
+        import time
+        time.sleep(0.05)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture
+def needs_real_redis(real_redis_url):
+    """Skip (with the reason) a test that needs separate processes sharing a real Redis."""
+    if real_redis_url is None:
+        pytest.skip("no Redis answers and no redis-server is installed")
+    return real_redis_url
 
 
 def unique_name(kind: str) -> str:
@@ -36,16 +87,19 @@ def unique_name(kind: str) -> str:
 
 
 @pytest.fixture
-def redis_settings():
+def redis_settings(real_redis_url):
     """Config for an app on the real Redis, with its own key prefix and queue, and worker
-    threads inside the test process; its keys are removed afterwards."""
+    threads inside the test process; its keys are removed afterwards. Without any real
+    Redis, the same app on the embedded store."""
     import redis
 
     prefix, queue = unique_name("ref"), unique_name("q")
-    config = {"REDIS_URL": REDIS_URL, "KEY_PREFIX": prefix, "QUEUE_NAME": queue,
+    config = {"REDIS_URL": real_redis_url, "KEY_PREFIX": prefix, "QUEUE_NAME": queue,
               "INLINE_WORKERS": 2}
     yield config
-    client = redis.Redis.from_url(REDIS_URL)
+    if real_redis_url is None:
+        return
+    client = redis.Redis.from_url(real_redis_url)
     for pattern in (f"{prefix}:*", f"rq:*{queue}*"):
         keys = list(client.scan_iter(pattern, count=1000))
         if keys:

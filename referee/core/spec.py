@@ -81,7 +81,7 @@ class MoveKind:
         """The full JSON Schema of this move kind (an object with `type` fixed)."""
         return {
             "type": "object",
-            "properties": {"type": {"const": self.type}, **self.fields},
+            "properties": {"type": {"type": "string", "enum": [self.type]}, **self.fields},
             "required": ["type", *self.required],
             "additionalProperties": False,
         }

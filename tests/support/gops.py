@@ -57,7 +57,8 @@ class Gops(Game):
         if state["winner"] is not None:
             return (Decision(state["winner"], "award", ("keep", "give"),
                              prompt={"prize": sum(state["prize"])}),)
-        if not state["prize"] or not state["hands"][0]:
+        bidding = any(b is not None for b in state["bids"])
+        if not state["prize"] or (not state["hands"][0] and not bidding):
             return ()
         return tuple(Decision(s, "bid", ("bid",), sealed=True)
                      for s, b in enumerate(state["bids"]) if b is None)

@@ -1,0 +1,85 @@
+"""The deployments the README documents, run for real: `referee serve` (embedded), and
+gunicorn + two `referee worker` processes + a real Redis."""
+
+from __future__ import annotations
+
+import time
+
+import redis
+import requests
+
+from tests.conftest import unique_name
+from tests.support.http import BIN, free_port, start_process, stop_process, wait_for_http
+
+
+def _play_against_bots(base: str, seats, seed: int) -> dict:
+    """Create a match over HTTP, play remote seat 0 with its first legal move, return it."""
+    session = requests.Session()
+    body = session.post(f"{base}/v1/matches", json={"game": "gops", "seats": seats,
+                                                    "seed": seed}).json()
+    headers = {"Authorization": f"Bearer {body['tokens']['0']}"} if "0" in body["tokens"] else {}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if headers:
+            prompt = session.get(f"{base}/v1/matches/{body['id']}/prompt?wait=5",
+                                 headers=headers).json()
+            if prompt["must_act"]:
+                r = session.post(f"{base}/v1/matches/{body['id']}/moves",
+                                 json={"move": prompt["legal_moves"][-1]}, headers=headers)
+                assert r.status_code == 200, r.json()
+        match = session.get(f"{base}/v1/matches/{body['id']}").json()
+        if match["status"] != "active":
+            return match
+        if not headers:
+            time.sleep(0.05)
+    raise AssertionError(f"match {body['id']} did not finish")
+
+
+def test_referee_serve_embedded_plays_a_match():
+    """`referee serve` with no REDIS_URL: a person plays a bot through HTTP to the end."""
+    port = free_port()
+    proc = start_process([f"{BIN}/referee", "serve", "--port", str(port)],
+                         env_extra={"REDIS_URL": ""})
+    try:
+        wait_for_http(f"http://127.0.0.1:{port}/v1/health", proc=proc)
+        health = requests.get(f"http://127.0.0.1:{port}/v1/health").json()
+        assert health["store"] == "embedded"
+        match = _play_against_bots(f"http://127.0.0.1:{port}", ["remote", "builtin:random"], 3)
+        assert match["status"] == "over" and match["result"]["termination"] == "rules"
+        bots_only = _play_against_bots(f"http://127.0.0.1:{port}", ["builtin:random"] * 3, 4)
+        assert bots_only["status"] == "over"
+    finally:
+        output = stop_process(proc)
+    assert "embedded in-process store" in output
+
+
+def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
+    """gunicorn (2 processes) + two `referee worker` processes sharing a real Redis."""
+    redis_url = needs_real_redis
+    port, prefix, queue = free_port(), unique_name("dep"), unique_name("depq")
+    env = {"REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue}
+    workers = [start_process([f"{BIN}/referee", "worker", "--name", f"{queue}-w{i}"],
+                             env_extra=env) for i in range(2)]
+    api = start_process([f"{BIN}/gunicorn", "-w", "2", "-k", "gthread", "--threads", "8",
+                         "-b", f"127.0.0.1:{port}", "referee.api:create_app()"], env_extra=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{base}/v1/health", proc=api)
+        assert requests.get(f"{base}/v1/health").json()["store"] == "redis"
+        matches = [_play_against_bots(base, ["builtin:random"] * 4, s) for s in range(6)]
+        matches.append(_play_against_bots(base, ["remote", "builtin:random"], 9))
+        assert all(m["status"] == "over" for m in matches)
+        client = redis.Redis.from_url(redis_url)
+        names = {n.decode() for n in client.smembers(f"rq:workers:{queue}")}
+        assert names == {f"rq:worker:{queue}-w0", f"rq:worker:{queue}-w1"}
+        done = sum(int(client.hget(n, "successful_job_count") or 0) for n in names)
+        assert done >= 7
+        assert client.zcard(f"{prefix}:matches") == 7
+    finally:
+        outputs = [stop_process(p) for p in [api, *workers]]
+        client = redis.Redis.from_url(redis_url)
+        for pattern in (f"{prefix}:*", f"rq:*{queue}*"):
+            keys = list(client.scan_iter(pattern))
+            if keys:
+                client.delete(*keys)
+    assert not any("Traceback" in out for out in outputs), outputs

@@ -1,0 +1,41 @@
+"""The runner: leases keep two runners off one match; the janitor resumes orphaned matches."""
+
+from __future__ import annotations
+
+from referee.service import runner
+from referee.service.worker import sweep
+from tests.api.helpers import wait_until
+
+
+def test_a_held_lease_keeps_a_second_runner_out(app):
+    """While another runner holds the lease, advance() does nothing."""
+    service = app.extensions["referee"]
+    service.store.redis.set(runner.lease_key(service, "m1"), "someone", ex=30)
+    assert runner.advance(service, "m1") == 0
+
+
+def test_an_orphaned_match_is_resumed_to_the_end(app):
+    """A runner that died (lease left to expire, no job queued) is replaced via the janitor."""
+    service = app.extensions["referee"]
+    created = service.create("gops", ["builtin:random", "builtin:random"], {"cards": 6}, 21)
+    match_id = created.meta.id
+    wait_until(lambda: service.store.live(match_id).status == "over")
+    expected = service.store.live(match_id).result
+
+    # the same match again, but a 'dead' runner holds the lease when the job arrives
+    again = service.create("gops", ["builtin:random", "builtin:random"], {"cards": 6}, 21,
+                           labels={"case": "orphan"})
+    service.store.redis.set(runner.lease_key(service, again.meta.id), "dead-runner", px=300)
+    # the job saw the lease and left; nothing moves until the janitor acts
+    wait_until(lambda: not service.store.redis.exists(runner.lease_key(service, again.meta.id)))
+    live = wait_until(lambda: service.store.live(again.meta.id).status == "over"
+                      and service.store.live(again.meta.id), timeout=20)
+    assert live.result == expected  # resumed from the stored state: same seed, same result
+    assert sweep(service) == 0
+
+
+def test_the_automated_set_tracks_who_must_act(app):
+    """Matches wait in the janitor's list exactly while a bot must act."""
+    service = app.extensions["referee"]
+    created = service.create("gops", ["remote", "remote"], None, 1)
+    assert created.meta.id not in service.store.automated_ids()

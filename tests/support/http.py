@@ -1,0 +1,72 @@
+"""Real HTTP servers on loopback for tests: an app in a thread, or a command in a subprocess."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import requests
+
+
+@contextlib.contextmanager
+def serve_in_thread(app):
+    """Serve a WSGI app on an ephemeral loopback port; yields its base URL."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}"
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+def free_port() -> int:
+    """A TCP port free on loopback right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_http(url: str, timeout: float = 20.0, proc=None) -> None:
+    """Poll `url` until it answers 200; fail early if `proc` exits."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            out = proc.stdout.read() if proc.stdout else ""
+            raise RuntimeError(f"process exited with {proc.returncode}: {out}")
+        with contextlib.suppress(requests.RequestException):
+            if requests.get(url, timeout=1).status_code == 200:
+                return
+        time.sleep(0.1)
+    raise TimeoutError(f"{url} did not answer within {timeout} s")
+
+
+def start_process(args, env_extra=None, **kwargs) -> subprocess.Popen:
+    """Start a command with the test environment, capturing output."""
+    env = {**os.environ, **(env_extra or {})}
+    return subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, **kwargs)
+
+
+def stop_process(proc: subprocess.Popen, timeout: float = 10.0) -> str:
+    """Terminate a process (kill after `timeout`); return what it printed."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return proc.stdout.read() if proc.stdout else ""
+
+
+PYTHON = sys.executable
+BIN = os.path.dirname(sys.executable)
