@@ -40,22 +40,32 @@ def _worker(args) -> None:
     run_worker(settings, burst=args.burst, name=args.name)
 
 
-def _bench(args) -> None:
-    """Print benchmark figures."""
-    if args.what == "playouts":
-        from referee.bench.playouts import main
-        main(args.rest)
-    elif args.what == "http":
-        from referee.bench.http import main
-        main(args.rest)
+def _bench(argv) -> None:
+    """Print benchmark figures: `referee bench playouts|http|arena [options]`."""
+    what, rest = (argv[0], argv[1:]) if argv else ("", [])
+    if what == "playouts":
+        from referee.bench.playouts import main as run
+    elif what == "http":
+        from referee.bench.http import main as run
+    elif what == "arena":
+        from arena.bench import main as run
     else:
-        from arena.bench import main
-        main(args.rest)
+        sys.exit("usage: referee bench playouts|http|arena [--help]")
+    run(rest)
 
 
-def _arena(args) -> None:
-    from arena import cli as arena_cli
-    getattr(arena_cli, args.command)(args.rest)
+def _play(argv) -> None:
+    from arena.cli import play
+    play(argv)
+
+
+def _tournament(argv) -> None:
+    from arena.cli import tournament
+    tournament(argv)
+
+
+PASS_THROUGH = {"bench": _bench, "play": _play, "tournament": _tournament}
+"""Subcommands that parse their own arguments."""
 
 
 def _version() -> str:
@@ -76,20 +86,21 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     worker.add_argument("--name")
     worker.set_defaults(func=_worker)
-    bench = sub.add_parser("bench", help="print benchmark figures")
-    bench.add_argument("what", choices=["playouts", "http", "arena"])
-    bench.add_argument("rest", nargs=argparse.REMAINDER)
-    bench.set_defaults(func=_bench)
-    for name, text in (("play", "play one match between bots, offline"),
-                       ("tournament", "run a tournament between bots, offline")):
-        cmd = sub.add_parser(name, help=text, add_help=False)
-        cmd.add_argument("rest", nargs=argparse.REMAINDER)
-        cmd.set_defaults(func=_arena)
+    for name, text in (("bench", "print benchmark figures: playouts, http or arena"),
+                       ("play", "play one match between bots, offline (no Redis)"),
+                       ("tournament", "run a round robin between bots, offline (no Redis)")):
+        sub.add_parser(name, help=text, add_help=False)
     return parser
 
 
 def main(argv=None) -> None:
     """Entry point of the `referee` console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    level = os.environ.get("REFEREE_LOG_LEVEL", "WARNING").upper()
+    if argv and argv[0] in PASS_THROUGH:
+        logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+        PASS_THROUGH[argv[0]](argv[1:])
+        return
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -218,6 +218,8 @@ class MatchService:
                                "status": MatchStatus.ABORTED.value, "pending": [],
                                "result": {"termination": "aborted", "reason": reason}})
             if self.store.commit(match_id, live.version, new_live, []):
+                for listener in self.finish_listeners:
+                    listener(meta, new_live)
                 return new_live
         raise MatchBusy(f"match {match_id} is too busy to abort; try again")
 

@@ -77,17 +77,26 @@ def _play_one(service, meta, live, seat: int) -> int:
     state = service.state(meta, live)
     decision = engine.decision_for(game, state, seat)
     forfeited = str(seat) in live.forfeits
+    report = None
     if forfeited or meta.seat_kind(seat) == REMOTE:
         choice, by = Choice(random_move(game, state, seat, meta.seed, live.version)), "referee"
     else:
         prefix, ref = split_kind(meta.seat_kind(seat))
-        choice = service.drivers[prefix].choose(Turn(meta, live, game, state, seat, decision), ref)
+        driver = service.drivers[prefix]
+        choice = driver.choose(Turn(meta, live, game, state, seat, decision), ref)
         by = "seat"
-    return _commit_choice(service, meta, live, game, state, seat, choice, by)
+        if hasattr(driver, "rejected"):
+            def report(failure):
+                driver.rejected(ref, failure, meta.id, live.version)
+    return _commit_choice(service, meta, live, game, state, seat, choice, by, report)
 
 
-def _commit_choice(service, meta, live, game, state, seat, choice: Choice, by: str) -> int:
-    """Commit the driver's move; a failure or a rejected move goes through the policy."""
+def _commit_choice(service, meta, live, game, state, seat, choice: Choice, by: str,
+                   report=None) -> int:
+    """Commit the driver's move; a failure or a rejected move goes through the policy.
+
+    `report(failure)` tells the driver that the rules rejected its move.
+    """
     extra = {"latency_ms": choice.latency_ms} if choice.latency_ms is not None else {}
     extra.update(choice.extra)
     clock = _clock_update(seat, choice)
@@ -101,6 +110,8 @@ def _commit_choice(service, meta, live, game, state, seat, choice: Choice, by: s
         return 0
     except (MalformedMove, UnexpectedMove, IllegalMove) as err:
         failure = {"code": "bot.illegal_move", "move": choice.move, "error": err.to_dict()}
+        if report is not None:
+            report(failure)
     move, update = _apply_policy(meta, live, game, state, seat, failure, clock)
     try:
         service.submit(meta.id, seat, move, expected_version=live.version, by="referee",

@@ -1,0 +1,162 @@
+"""The arena's endpoints: bots, arena matches, tournaments, leaderboards, the bot protocol."""
+
+from __future__ import annotations
+
+from flask import jsonify
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from arena.protocol_spec import protocol_openapi
+from arena.ratings import standings
+from arena.schemas import (ArenaMatchCreateSchema, BotCreatedSchema, BotCreateSchema,
+                           BotListSchema, BotSchema, LeaderboardSchema, TournamentCreateSchema,
+                           TournamentListSchema, TournamentSchema)
+from referee.api.context import service
+from referee.api.schemas import MatchCreatedSchema, ProblemSchema
+
+bots_blp = Blueprint("bots", __name__, url_prefix="/v1/bots",
+                     description="Bots that play over HTTP (bot protocol v1).")
+arena_blp = Blueprint("arena", __name__, url_prefix="/v1/arena",
+                      description="Matches between bots, played by the workers.")
+tours_blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
+                      description="Round robins (duplicate format) and ladders.")
+boards_blp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards",
+                       description="OpenSkill (Plackett-Luce) ratings per game.")
+protocol_blp = Blueprint("bot_protocol", __name__, url_prefix="/v1/bot-protocol",
+                         description="The protocol bots implement, as its own OpenAPI document.")
+
+
+def arena():
+    """The arena of this app's service."""
+    return service().arena
+
+
+@bots_blp.route("")
+class Bots(MethodView):
+    @bots_blp.arguments(BotCreateSchema)
+    @bots_blp.response(201, BotCreatedSchema)
+    @bots_blp.alt_response(422, schema=ProblemSchema, description="bot.rejected: a URL that is "
+                           "not http(s), a failed health check, unknown games")
+    def post(self, body):
+        """Register a bot
+
+        We call its `GET /` first: it must answer `{"apiversion": "1", …}`. Returns the bot's
+        id and the secret our requests to it are signed with (shown only here).
+        """
+        bots = arena().bots
+        bot = bots.register(body["name"], body["url"], body["games"], body["owner"],
+                            service().games.names())
+        return {**bots.public(bot), "secret": bot["secret"]}
+
+    @bots_blp.response(200, BotListSchema)
+    def get(self):
+        """List bots with their health figures"""
+        bots = arena().bots
+        return {"bots": [bots.public(bots.get(i)) for i in bots.ids()]}
+
+
+@bots_blp.route("/<bot_id>")
+class BotDetail(MethodView):
+    @bots_blp.response(200, BotSchema)
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    def get(self, bot_id):
+        """A bot and its health
+
+        Matches, moves, timeouts, crashes, bad responses, illegal moves, latency p50/p95 and
+        the last error with a link to its match log.
+        """
+        bots = arena().bots
+        return bots.public(bots.get(bot_id))
+
+
+@arena_blp.route("/matches")
+class ArenaMatches(MethodView):
+    @arena_blp.arguments(ArenaMatchCreateSchema)
+    @arena_blp.response(201, MatchCreatedSchema)
+    @arena_blp.alt_response(422, schema=ProblemSchema)
+    def post(self, body):
+        """Queue a match between bots
+
+        Seats are `bot:<id>`, `builtin:random`, or `remote` (a person or pull-mode client
+        with the returned token). The workers play every bot seat; a rated match (the default
+        when no seat is remote) feeds the game's leaderboard.
+        """
+        rated = body["rated"]
+        if rated is None:
+            rated = "remote" not in body["seats"]
+        created = arena().create_match(body["game"], body["seats"], body["options"],
+                                       body["seed"], body["limits"], rated=rated)
+        meta, live = created.meta, created.live
+        data = {"id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
+                "version": live.version, "status": live.status,
+                "tokens": {str(s): t for s, t in created.tokens.items()},
+                "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)]}
+        if body["seed"] is not None:
+            data["seed"] = meta.seed
+        return data
+
+
+@tours_blp.route("")
+class Tournaments(MethodView):
+    @tours_blp.arguments(TournamentCreateSchema)
+    @tours_blp.response(201, TournamentSchema)
+    @tours_blp.alt_response(422, schema=ProblemSchema, description="tournament.invalid")
+    def post(self, body):
+        """Start a tournament
+
+        `round_robin`: every table of `players` entrants, in every seat rotation, on the same
+        `seeds_per_table` seeds. `ladder`: a matchmaker keeps `concurrency` matches running,
+        seating whoever has played least, until `max_matches`.
+        """
+        return arena().tournaments.create(body)
+
+    @tours_blp.response(200, TournamentListSchema)
+    def get(self):
+        """List tournaments"""
+        return {"tournaments": arena().tournaments.list()}
+
+
+@tours_blp.route("/<tid>")
+class TournamentDetail(MethodView):
+    @tours_blp.response(200, TournamentSchema)
+    @tours_blp.alt_response(404, schema=ProblemSchema, description="tournament.not_found")
+    def get(self, tid):
+        """A tournament's progress and standings"""
+        return arena().tournaments.get(tid)
+
+
+@tours_blp.route("/<tid>/stop")
+class TournamentStop(MethodView):
+    @tours_blp.response(200, TournamentSchema)
+    @tours_blp.alt_response(404, schema=ProblemSchema, description="tournament.not_found")
+    def post(self, tid):
+        """Stop a tournament (no new matches; running ones finish)"""
+        return arena().tournaments.stop(tid)
+
+
+@boards_blp.route("/<game>")
+class Leaderboard(MethodView):
+    @boards_blp.response(200, LeaderboardSchema)
+    @boards_blp.alt_response(404, schema=ProblemSchema, description="game.unknown")
+    def get(self, game):
+        """A game's leaderboard
+
+        mu, sigma and the ordinal (mu - 3 sigma) from every rated match applied in creation
+        order, with matches, wins, average rank, average score and failure rate.
+        """
+        name = service().games.get(game).spec.name
+        board = arena().leaderboards
+        rows = standings(board.table(name))
+        for row in rows:
+            row["name"] = arena().entrant_name(row["entrant"])
+        return {"game": name, "status": board.status(name), "standings": rows}
+
+
+@protocol_blp.route("/openapi.json")
+class ProtocolDocument(MethodView):
+    def get(self):
+        """Bot protocol v1 as an OpenAPI 3 document (the endpoints a bot serves)"""
+        return jsonify(protocol_openapi())
+
+
+BLUEPRINTS = [bots_blp, arena_blp, tours_blp, boards_blp, protocol_blp]

@@ -1,0 +1,102 @@
+"""The `bot:<id>` seat driver: asks a registered bot for its move over protocol v1.
+
+It sends /start before a seat's first move (once, under the start limit), then /move with the
+per-move limit plus whatever is left of the seat's time bank; time over the per-move limit is
+taken from the bank. Failures come back as codes for the runner's failure policy.
+"""
+
+from __future__ import annotations
+
+from arena.botclient import call
+from arena.bots import BotRegistry
+from arena.limits import DEFAULTS
+from arena.protocol import API_VERSION
+from referee.service.drivers import Choice, Turn
+from referee.service.errors import InvalidSeats
+
+
+class BotDriver:
+    """Drives seats of kind `bot:<bot id>`."""
+
+    def __init__(self, bots: BotRegistry):
+        self.bots = bots
+
+    def validate(self, ref: str) -> None:
+        """Raise InvalidSeats unless the bot is registered."""
+        try:
+            self.bots.get(ref)
+        except Exception as err:
+            raise InvalidSeats(f"no registered bot {ref!r}", bot=ref) from err
+
+    def describe(self, ref: str) -> dict:
+        """The seat's public description: the bot's name and id."""
+        bot = self.bots.get(ref)
+        return {"name": bot["name"], "bot": ref}
+
+    def choose(self, turn: Turn, ref: str) -> Choice:
+        """The bot's move, or the failure that stands in for it."""
+        bot, meta, live, seat = self.bots.get(ref), turn.meta, turn.live, turn.seat
+        limits = {**DEFAULTS, **meta.limits}
+        bank = float(live.clocks.get(str(seat), limits["bank_ms"]))
+        if self._first_request(meta.id, seat):
+            failure = self._start(bot, turn, limits)
+            if failure is not None:
+                return Choice(failure=failure, clock_ms=bank)
+        budget_ms = limits["move_ms"] + bank
+        reply = call(bot["url"], "/move", self._move_payload(turn, limits, bank, budget_ms),
+                     bot["secret"], budget_ms / 1000)
+        bank = max(0.0, bank - max(0.0, reply.latency_ms - limits["move_ms"]))
+        failure = reply.failure or _check_answer(reply.body)
+        self.bots.record_move(ref, reply.latency_ms, failure, meta.id, live.version)
+        self.bots.redis.hset(self._latency_key(meta.id), str(seat), round(reply.latency_ms, 3))
+        if failure is not None:
+            return Choice(failure=failure, latency_ms=round(reply.latency_ms, 3), clock_ms=bank)
+        return Choice(move=reply.body["move"], latency_ms=round(reply.latency_ms, 3),
+                      clock_ms=round(bank, 3))
+
+    def rejected(self, ref: str, failure: dict, match_id: str, version: int) -> None:
+        """The rules rejected the bot's move: count it against the bot."""
+        self.bots.record_failure(ref, failure, match_id, version)
+
+    def _first_request(self, match_id: str, seat: int) -> bool:
+        return bool(self.bots.redis.sadd(f"{self.bots.prefix}:m:{match_id}:started", seat))
+
+    def _latency_key(self, match_id: str) -> str:
+        return f"{self.bots.prefix}:m:{match_id}:latency"
+
+    def _start(self, bot: dict, turn: Turn, limits: dict) -> dict | None:
+        meta = turn.meta
+        payload = {"apiversion": API_VERSION, "match": _match_info(meta), "seat": turn.seat,
+                   "limits": {k: limits[k] for k in ("move_ms", "bank_ms", "start_ms")}}
+        reply = call(bot["url"], "/start", payload, bot["secret"], limits["start_ms"] / 1000)
+        self.bots.record_move(bot["id"], reply.latency_ms, reply.failure, meta.id, 0)
+        if reply.failure is not None:
+            return {**reply.failure, "phase": "start"}
+        return None
+
+    def _move_payload(self, turn: Turn, limits: dict, bank: float, budget_ms: float) -> dict:
+        meta, live, seat = turn.meta, turn.live, turn.seat
+        previous = self.bots.redis.hget(self._latency_key(meta.id), str(seat))
+        return {
+            "apiversion": API_VERSION, "match": meta.id, "game": meta.game,
+            "rules_version": meta.rules_version, "seat": seat, "version": live.version,
+            "decision": turn.decision.to_dict(), "view": turn.game.view(turn.state, seat),
+            "legal_moves": turn.game.legal_moves(turn.state, seat),
+            "time": {"move_ms": limits["move_ms"], "bank_ms": round(bank, 1),
+                     "allowed_ms": round(budget_ms, 1)},
+            "previous_latency_ms": float(previous) if previous is not None else None,
+        }
+
+
+def _match_info(meta) -> dict:
+    return {"id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
+            "players": meta.players, "options": meta.options,
+            "seats": [s.get("name") for s in meta.seats]}
+
+
+def _check_answer(body) -> dict | None:
+    """A failure record unless the body is {"move": {...}}."""
+    if not isinstance(body, dict) or "move" not in body:
+        return {"code": "bot.bad_response", "detail": 'the answer must be {"move": {...}}',
+                "body": str(body)[:300]}
+    return None

@@ -1,0 +1,107 @@
+"""Wire schemas of the arena endpoints."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from referee.core.rng import MAX_SEED
+
+
+class LimitsSchema(Schema):
+    move_ms = fields.Integer(metadata={"description": "per-move limit (default 1000)"})
+    bank_ms = fields.Integer(metadata={"description": "per-match time bank (default 10000)"})
+    start_ms = fields.Integer(metadata={"description": "limit for /start (default 5000)"})
+    strikes = fields.Integer(metadata={"description": "failures absorbed (each answered by a "
+                                                      "logged random legal move) before a "
+                                                      "forfeit (default 0)"})
+
+
+class BotCreateSchema(Schema):
+    name = fields.String(load_default=None, validate=validate.Length(max=80))
+    url = fields.String(required=True, validate=validate.Length(max=2000))
+    games = fields.List(fields.String(), required=True, validate=validate.Length(min=1))
+    owner = fields.String(load_default=None, validate=validate.Length(max=120))
+
+
+class BotSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    url = fields.String()
+    games = fields.List(fields.String())
+    owner = fields.String()
+    author = fields.String()
+    info = fields.Dict()
+    registered_at = fields.Float()
+    health = fields.Dict()
+
+
+class BotCreatedSchema(BotSchema):
+    secret = fields.String(metadata={"description": "the HMAC key our requests are signed "
+                                                    "with; shown only here"})
+
+
+class BotListSchema(Schema):
+    bots = fields.List(fields.Nested(BotSchema))
+
+
+class ArenaMatchCreateSchema(Schema):
+    game = fields.String(required=True)
+    seats = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=16),
+                        metadata={"description": "'bot:<id>', 'builtin:random' or 'remote'"})
+    options = fields.Dict(load_default=dict)
+    seed = fields.Integer(load_default=None, allow_none=True,
+                          validate=validate.Range(min=0, max=MAX_SEED))
+    limits = fields.Nested(LimitsSchema, load_default=dict)
+    rated = fields.Boolean(load_default=None, allow_none=True,
+                           metadata={"description": "default: rated unless a seat is remote"})
+
+
+class TournamentCreateSchema(Schema):
+    game = fields.String(required=True)
+    entrants = fields.List(fields.String(), required=True, validate=validate.Length(min=2, max=64),
+                           metadata={"description": "bot ids, or builtin:random"})
+    format = fields.String(load_default="round_robin",
+                           validate=validate.OneOf(["round_robin", "ladder"]))
+    players = fields.Integer(load_default=None, allow_none=True)
+    seeds_per_table = fields.Integer(load_default=2, validate=validate.Range(min=1, max=1000))
+    seed = fields.Integer(load_default=None, allow_none=True,
+                          validate=validate.Range(min=0, max=MAX_SEED))
+    options = fields.Dict(load_default=dict)
+    limits = fields.Nested(LimitsSchema, load_default=dict)
+    rated = fields.Boolean(load_default=True)
+    concurrency = fields.Integer(load_default=2, validate=validate.Range(min=1, max=64),
+                                 metadata={"description": "ladder: matches running at once"})
+    max_matches = fields.Integer(load_default=100, validate=validate.Range(min=1, max=100000),
+                                 metadata={"description": "ladder: stop after this many"})
+
+
+class TournamentSchema(Schema):
+    id = fields.String()
+    game = fields.String()
+    format = fields.String()
+    entrants = fields.List(fields.String())
+    players = fields.Integer()
+    seeds_per_table = fields.Integer()
+    seed = fields.Integer()
+    options = fields.Dict()
+    limits = fields.Dict()
+    rated = fields.Boolean()
+    concurrency = fields.Integer()
+    max_matches = fields.Integer()
+    status = fields.String()
+    created_at = fields.Float()
+    finished_at = fields.Float()
+    planned = fields.Integer()
+    progress = fields.Dict()
+    standings = fields.List(fields.Dict())
+    matches = fields.List(fields.String())
+
+
+class TournamentListSchema(Schema):
+    tournaments = fields.List(fields.Nested(TournamentSchema))
+
+
+class LeaderboardSchema(Schema):
+    game = fields.String()
+    status = fields.Dict()
+    standings = fields.List(fields.Dict())
