@@ -6,14 +6,13 @@ bot.timeout, bot.unreachable, bot.http_error, bot.bad_response.
 
 from __future__ import annotations
 
+import http.client
 import json
+import socket
 import threading
 import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
-
-import requests
-from requests.adapters import HTTPAdapter
 
 from arena.protocol import sign
 
@@ -50,40 +49,55 @@ class Reply:
 _local = threading.local()
 
 
-def session() -> requests.Session:
-    """This thread's keep-alive session (one connection pool per bot host)."""
-    sess = getattr(_local, "session", None)
-    if sess is None:
-        sess = requests.Session()
-        sess.mount("http://", HTTPAdapter(pool_connections=64, pool_maxsize=8, max_retries=0))
-        sess.mount("https://", HTTPAdapter(pool_connections=64, pool_maxsize=8, max_retries=0))
-        sess.headers.update({"User-Agent": "referee-arena/1", "Content-Type": "application/json"})
-        _local.session = sess
-    return sess
+def _connection(parts, timeout_s: float):
+    """This thread's keep-alive connection to the bot's host (opened on first use).
+
+    Plain http.client rather than requests on this hot path: requests costs ~0.5 ms a call
+    on loopback, http.client ~0.2 ms (measured with the bench bot).
+    """
+    pool = getattr(_local, "pool", None)
+    if pool is None:
+        pool = _local.pool = {}
+    key = (parts.scheme, parts.hostname, parts.port)
+    conn = pool.get(key)
+    if conn is None:
+        cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        conn = pool[key] = cls(parts.hostname, parts.port, timeout=min(CONNECT_TIMEOUT, timeout_s))
+    return conn, key
+
+
+def _drop(key) -> None:
+    conn = _local.pool.pop(key, None)
+    if conn is not None:
+        conn.close()
 
 
 def call(url: str, path: str, payload: dict | None, secret: str | None, timeout_s: float) -> Reply:
     """POST `payload` (or GET when None) to the bot; never raises for the bot's faults."""
-    body = json.dumps(payload, separators=(",", ":")).encode() if payload is not None else b""
-    headers = sign(secret, body) if secret and payload is not None else {}
+    body = json.dumps(payload, separators=(",", ":")).encode() if payload is not None else None
+    headers = {"Content-Type": "application/json", "User-Agent": "referee-arena/1"}
+    if secret and body is not None:
+        headers.update(sign(secret, body))
+    parts = urlsplit(url)
+    target = (parts.path.rstrip("/") or "") + path
     start = time.perf_counter()
     try:
-        response = _send(url + path, body, headers, payload is None, timeout_s)
-        data = _read_limited(response, start + timeout_s)
+        status, data = _exchange(parts, "GET" if body is None else "POST", target, body,
+                                 headers, start + timeout_s)
     except _Failure as failure:
         return Reply(failure=failure.record, latency_ms=_ms(start))
-    except requests.Timeout:
+    except (TimeoutError, socket.timeout):
         return Reply(failure={"code": "bot.timeout", "limit_ms": round(timeout_s * 1000)},
                      latency_ms=_ms(start))
-    except requests.RequestException as err:
+    except (OSError, http.client.HTTPException) as err:
         return Reply(failure={"code": "bot.unreachable", "error": type(err).__name__,
                               "detail": str(err)[:300]}, latency_ms=_ms(start))
     latency = _ms(start)
     if latency > timeout_s * 1000:
         return Reply(failure={"code": "bot.timeout", "limit_ms": round(timeout_s * 1000),
                               "latency_ms": round(latency, 1)}, latency_ms=latency)
-    if not 200 <= response.status_code < 300:
-        return Reply(failure={"code": "bot.http_error", "status": response.status_code,
+    if not 200 <= status < 300:
+        return Reply(failure={"code": "bot.http_error", "status": status,
                               "body": data[:300].decode("utf-8", "replace")}, latency_ms=latency)
     return _parse(data, latency)
 
@@ -94,27 +108,51 @@ class _Failure(Exception):
         self.record = record
 
 
-def _send(url, body, headers, is_get, timeout_s):
-    timeout = (min(CONNECT_TIMEOUT, timeout_s), max(timeout_s, 0.001))
-    if is_get:
-        return session().get(url, timeout=timeout, stream=True)
-    return session().post(url, data=body, headers=headers, timeout=timeout, stream=True)
+def _exchange(parts, method, target, body, headers, deadline):
+    """Send one request on a kept-alive connection; retry once if a reused one was stale."""
+    for attempt in (0, 1):
+        conn, key = _connection(parts, deadline - time.perf_counter())
+        reused = conn.sock is not None
+        try:
+            return _request(conn, method, target or "/", body, headers, deadline)
+        except (ConnectionError, http.client.RemoteDisconnected, http.client.BadStatusLine):
+            _drop(key)
+            if not reused or attempt:
+                raise
+        except BaseException:
+            _drop(key)
+            raise
+    raise AssertionError("unreachable")
+
+
+def _request(conn, method, target, body, headers, deadline):
+    if conn.sock is None:
+        conn.timeout = max(0.001, min(CONNECT_TIMEOUT, deadline - time.perf_counter()))
+        conn.connect()
+        conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    conn.sock.settimeout(max(0.001, deadline - time.perf_counter()))
+    conn.request(method, target, body=body, headers=headers)
+    response = conn.getresponse()
+    data = _read_limited(response, deadline)
+    if response.will_close:
+        conn.close()
+    return response.status, data
 
 
 def _read_limited(response, deadline: float) -> bytes:
     """The body, refusing more than MAX_RESPONSE_BYTES or reading past the deadline."""
     chunks, size = [], 0
-    for chunk in response.iter_content(16384):
+    while True:
+        chunk = response.read(65536)  # read(), not read1(): only read() ends the response
+        if not chunk:
+            return b"".join(chunks)
         size += len(chunk)
         if size > MAX_RESPONSE_BYTES:
-            response.close()
             raise _Failure({"code": "bot.bad_response",
                             "detail": f"response larger than {MAX_RESPONSE_BYTES} bytes"})
         if time.perf_counter() > deadline:
-            response.close()
-            raise requests.Timeout("response still arriving at the deadline")
+            raise socket.timeout("response still arriving at the deadline")
         chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _parse(data: bytes, latency: float) -> Reply:

@@ -23,6 +23,7 @@ class BotRegistry:
 
     def __init__(self, redis, prefix: str):
         self.redis, self.prefix = redis, prefix
+        self._cache: dict[str, dict] = {}  # bot records never change once registered
 
     def _key(self, bot_id: str, part: str = "") -> str:
         return f"{self.prefix}:bot:{bot_id}{':' + part if part else ''}"
@@ -60,10 +61,14 @@ class BotRegistry:
 
     def get(self, bot_id: str) -> dict:
         """The bot record (with secret); raises BotNotFound."""
+        cached = self._cache.get(bot_id) if isinstance(bot_id, str) else None
+        if cached is not None:
+            return cached
         raw = self.redis.get(self._key(bot_id)) if isinstance(bot_id, str) else None
         if raw is None:
             raise BotNotFound(f"no bot {bot_id!r}", bot=str(bot_id))
-        return json.loads(raw)
+        bot = self._cache[bot_id] = json.loads(raw)
+        return bot
 
     def ids(self) -> list[str]:
         """Every bot id, oldest first."""

@@ -20,6 +20,7 @@ class BotDriver:
 
     def __init__(self, bots: BotRegistry):
         self.bots = bots
+        self._started: set = set()  # (match, seat) pairs this process knows were started
 
     def validate(self, ref: str) -> None:
         """Raise InvalidSeats unless the bot is registered."""
@@ -48,7 +49,6 @@ class BotDriver:
         bank = max(0.0, bank - max(0.0, reply.latency_ms - limits["move_ms"]))
         failure = reply.failure or _check_answer(reply.body)
         self.bots.record_move(ref, reply.latency_ms, failure, meta.id, live.version)
-        self.bots.redis.hset(self._latency_key(meta.id), str(seat), round(reply.latency_ms, 3))
         if failure is not None:
             return Choice(failure=failure, latency_ms=round(reply.latency_ms, 3), clock_ms=bank)
         return Choice(move=reply.body["move"], latency_ms=round(reply.latency_ms, 3),
@@ -59,10 +59,13 @@ class BotDriver:
         self.bots.record_failure(ref, failure, match_id, version)
 
     def _first_request(self, match_id: str, seat: int) -> bool:
+        """True once per (match, seat) across all processes: time to send /start."""
+        if (match_id, seat) in self._started:
+            return False
+        if len(self._started) > 100_000:
+            self._started.clear()
+        self._started.add((match_id, seat))
         return bool(self.bots.redis.sadd(f"{self.bots.prefix}:m:{match_id}:started", seat))
-
-    def _latency_key(self, match_id: str) -> str:
-        return f"{self.bots.prefix}:m:{match_id}:latency"
 
     def _start(self, bot: dict, turn: Turn, limits: dict) -> dict | None:
         meta = turn.meta
@@ -76,7 +79,7 @@ class BotDriver:
 
     def _move_payload(self, turn: Turn, limits: dict, bank: float, budget_ms: float) -> dict:
         meta, live, seat = turn.meta, turn.live, turn.seat
-        previous = self.bots.redis.hget(self._latency_key(meta.id), str(seat))
+        previous = live.latency.get(str(seat))
         return {
             "apiversion": API_VERSION, "match": meta.id, "game": meta.game,
             "rules_version": meta.rules_version, "seat": seat, "version": live.version,

@@ -146,17 +146,20 @@ class MatchService:
     # -- moving ---------------------------------------------------------------------------
 
     def submit(self, match_id: str, seat: int, move, expected_version=None, *, by="seat",
-               entry_extra=None, update_live=None, from_runner=False) -> Live:
+               entry_extra=None, update_live=None, from_runner=False, known_live=None) -> Live:
         """Check and apply a move, commit it, and queue automated seats; returns the new live.
 
         Retries on a concurrent commit; a move with `expected_version` then fails as stale.
         `update_live(live)` may record failures, strikes and clocks in the same commit;
-        `from_runner` marks moves of the runner, which goes on by itself (no job is queued).
+        `from_runner` marks moves of the runner, which goes on by itself (no job is queued);
+        `known_live` is a live record the caller just read (saves a read; the commit still
+        checks its version).
         """
-        meta, _ = self.load(match_id)
+        meta, _ = self.load(match_id) if known_live is None else (self.store.meta(match_id), None)
         game = self.games.get(meta.game)
-        for _ in range(COMMIT_ATTEMPTS):
-            live = self.store.live(match_id)
+        for attempt in range(COMMIT_ATTEMPTS):
+            live = known_live if attempt == 0 and known_live is not None else \
+                self.store.live(match_id)
             if live.status == MatchStatus.ABORTED:
                 raise MatchAborted(f"match {match_id} was aborted by the service")
             state = self.state(meta, live)
@@ -181,7 +184,8 @@ class MatchService:
                     MatchStatus.OVER.value, state=game.to_dict(state), pending=pending,
                     forfeits=dict(old.forfeits) if old else {},
                     strikes=dict(old.strikes) if old else {},
-                    clocks=dict(old.clocks) if old else {})
+                    clocks=dict(old.clocks) if old else {},
+                    latency=dict(old.latency) if old else {})
         live.result = self._result(game, meta, live, state)
         return live
 

@@ -33,35 +33,57 @@ def lease_key(service, match_id: str) -> str:
     return service.store.key(match_id, "runner")
 
 
+class Lease:
+    """A runner's claim on a match in Redis, renewed as it plays (cheaply: a third of the way
+    through its life), long enough to outlast the slowest bot call the limits allow."""
+
+    def __init__(self, redis, key: str, token: str, limits: dict):
+        self.redis, self.key, self.token = redis, key, token
+        slowest = sum(int(limits.get(k, 0)) for k in ("move_ms", "bank_ms", "start_ms")) / 1000
+        self.seconds = LEASE_SECONDS + int(slowest) + 1
+        self.renewed = 0.0
+
+    def acquire(self) -> bool:
+        """Take the lease if nobody holds it."""
+        self.renewed = time.monotonic()
+        return bool(self.redis.set(self.key, self.token, nx=True, ex=self.seconds))
+
+    def renew(self) -> bool:
+        """Keep the lease; False if it was lost (expired and taken by another runner)."""
+        if time.monotonic() - self.renewed < self.seconds / 3:
+            return True
+        if self.redis.get(self.key) != self.token:
+            return False
+        self.redis.expire(self.key, self.seconds)
+        self.renewed = time.monotonic()
+        return True
+
+    def release(self) -> None:
+        """Give the lease up, if it is still ours."""
+        if self.redis.get(self.key) == self.token:
+            self.redis.delete(self.key)
+
+
 def advance(service, match_id: str, runner_id: str = RUNNER_ID) -> int:
     """Play automated seats until a remote seat must act or the match ends; moves made."""
-    token = f"{runner_id}:{time.monotonic_ns()}"
-    redis, key = service.store.redis, lease_key(service, match_id)
-    if not redis.set(key, token, nx=True, ex=LEASE_SECONDS):
+    meta, live = service.load(match_id)
+    lease = Lease(service.store.redis, lease_key(service, match_id),
+                  f"{runner_id}:{time.monotonic_ns()}", meta.limits)
+    if not lease.acquire():
         return 0  # another runner holds the match; it will see our change too
     moves = 0
     try:
-        while _renew(redis, key, token, service, match_id):
-            meta, live = service.load(match_id)
+        live = service.store.live(match_id)
+        while lease.renew():
             seat = service.automated_seat(meta, live) if live.status == "active" else None
             if seat is None:
                 break
-            moves += _play_one(service, meta, live, seat)
+            landed, live = _play_one(service, meta, live, seat)
+            moves += landed
     finally:
-        if redis.get(key) == token:
-            redis.delete(key)
+        lease.release()
     _requeue_if_needed(service, match_id)
     return moves
-
-
-def _renew(redis, key: str, token: str, service, match_id: str) -> bool:
-    """Extend our lease for the next move; False if we lost it."""
-    meta = service.store.meta(match_id)
-    seconds = LEASE_SECONDS + int(meta.limits.get("move_ms", 0) / 1000 * 2) if meta else LEASE_SECONDS
-    if redis.get(key) != token:
-        return False
-    redis.expire(key, seconds)
-    return True
 
 
 def _requeue_if_needed(service, match_id: str) -> None:
@@ -71,8 +93,8 @@ def _requeue_if_needed(service, match_id: str) -> None:
         service.enqueue(match_id, live.version)
 
 
-def _play_one(service, meta, live, seat: int) -> int:
-    """Choose and commit one move for an automated seat; 1 if it landed, 0 if it raced."""
+def _play_one(service, meta, live, seat: int):
+    """Choose and commit one move for an automated seat: (1 if it landed, the newest live)."""
     game = service.games.get(meta.game)
     state = service.state(meta, live)
     decision = engine.decision_for(game, state, seat)
@@ -92,43 +114,46 @@ def _play_one(service, meta, live, seat: int) -> int:
 
 
 def _commit_choice(service, meta, live, game, state, seat, choice: Choice, by: str,
-                   report=None) -> int:
+                   report=None):
     """Commit the driver's move; a failure or a rejected move goes through the policy.
 
-    `report(failure)` tells the driver that the rules rejected its move.
+    `report(failure)` tells the driver that the rules rejected its move. Returns (1 if a
+    move landed, the newest live record).
     """
     extra = {"latency_ms": choice.latency_ms} if choice.latency_ms is not None else {}
     extra.update(choice.extra)
-    clock = _clock_update(seat, choice)
+    clock = _seat_update(seat, choice)
     try:
         if choice.failure is None:
-            service.submit(meta.id, seat, choice.move, expected_version=live.version, by=by,
-                           entry_extra=extra, update_live=clock, from_runner=True)
-            return 1
+            return 1, service.submit(meta.id, seat, choice.move, expected_version=live.version,
+                                     by=by, entry_extra=extra, update_live=clock,
+                                     from_runner=True, known_live=live)
         failure = choice.failure
     except StaleVersion:
-        return 0
+        return 0, service.store.live(meta.id)
     except (MalformedMove, UnexpectedMove, IllegalMove) as err:
         failure = {"code": "bot.illegal_move", "move": choice.move, "error": err.to_dict()}
         if report is not None:
             report(failure)
     move, update = _apply_policy(meta, live, game, state, seat, failure, clock)
     try:
-        service.submit(meta.id, seat, move, expected_version=live.version, by="referee",
-                       entry_extra={**extra, "failure": failure}, update_live=update,
-                       from_runner=True)
+        return 1, service.submit(meta.id, seat, move, expected_version=live.version,
+                                 by="referee", entry_extra={**extra, "failure": failure},
+                                 update_live=update, from_runner=True, known_live=live)
     except StaleVersion:
-        return 0
-    return 1
+        return 0, service.store.live(meta.id)
 
 
-def _clock_update(seat: int, choice: Choice):
-    """A live update recording the seat's remaining time bank, if the driver keeps one."""
-    if choice.clock_ms is None:
+def _seat_update(seat: int, choice: Choice):
+    """A live update recording the seat's time bank and latency, if the driver measured them."""
+    if choice.clock_ms is None and choice.latency_ms is None:
         return None
 
     def update(new_live):
-        new_live.clocks[str(seat)] = choice.clock_ms
+        if choice.clock_ms is not None:
+            new_live.clocks[str(seat)] = choice.clock_ms
+        if choice.latency_ms is not None:
+            new_live.latency[str(seat)] = choice.latency_ms
     return update
 
 

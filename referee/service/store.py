@@ -5,8 +5,11 @@ Keys, under one prefix per match (`<prefix>:m:<id>:`):
   live   JSON: version, status, the full game state, pending seats, result, forfeits
   log    list of JSON move records, one per version
   events pub/sub channel: the new version is published on every commit
-A commit is optimistic: WATCH live, check the version, MULTI/EXEC. Two writers at one version
-never both land; the loser sees `False` and retries from a fresh read (or reports a stale version).
+  ver    the version alone, which a commit checks
+A commit is one small Lua script, atomic in Redis: if `ver` still holds the version the move was
+made against, write live and ver, append the log entries and publish; otherwise change nothing.
+Two writers at one version never both land; the loser sees `False` and retries from a fresh
+read (or reports a stale version). One round trip per move.
 """
 
 from __future__ import annotations
@@ -17,6 +20,17 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 
 import redis
+
+_COMMIT = """
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[3])
+redis.call('SET', KEYS[2], ARGV[2])
+for i = 7, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+if ARGV[4] == '1' then redis.call('SADD', KEYS[4], ARGV[5])
+else redis.call('SREM', KEYS[4], ARGV[5]) end
+redis.call('PUBLISH', ARGV[6], ARGV[2])
+return 1
+"""
 
 _DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
@@ -62,6 +76,7 @@ class Live:
     forfeits: dict = field(default_factory=dict)   # seat (str) -> failure record
     strikes: dict = field(default_factory=dict)    # seat (str) -> failures absorbed so far
     clocks: dict = field(default_factory=dict)     # seat (str) -> remaining time bank (ms)
+    latency: dict = field(default_factory=dict)    # seat (str) -> last answer's latency (ms)
     updated_at: float = 0.0
 
 
@@ -72,6 +87,7 @@ class MatchStore:
         self.redis = client
         self.prefix = prefix
         self._meta_cache: dict[str, MatchMeta] = {}
+        self._commit = client.register_script(_COMMIT)
 
     def key(self, match_id: str, part: str) -> str:
         """The Redis key of one part of a match."""
@@ -83,6 +99,7 @@ class MatchStore:
         pipe = self.redis.pipeline(transaction=True)
         pipe.set(self.key(meta.id, "meta"), _DUMPS(asdict(meta)), nx=True)
         pipe.set(self.key(meta.id, "live"), _DUMPS(asdict(live)))
+        pipe.set(self.key(meta.id, "ver"), live.version)
         pipe.zadd(f"{self.prefix}:matches", {meta.id: meta.created_at})
         self._mark_automated(pipe, meta.id, automated)
         created = pipe.execute()[0]
@@ -115,25 +132,12 @@ class MatchStore:
         `automated` says whether a bot (not a remote seat) must act next, which is what the
         janitor looks for when it resumes matches whose runner died.
         """
-        live_key = self.key(match_id, "live")
         live.updated_at = time.time()
-        with self.redis.pipeline(transaction=True) as pipe:
-            try:
-                pipe.watch(live_key)
-                raw = pipe.get(live_key)
-                if raw is None or json.loads(raw)["version"] != expected_version:
-                    pipe.unwatch()
-                    return False
-                pipe.multi()
-                pipe.set(live_key, _DUMPS(asdict(live)))
-                if entries:
-                    pipe.rpush(self.key(match_id, "log"), *[_DUMPS(e) for e in entries])
-                pipe.publish(self.key(match_id, "events"), live.version)
-                self._mark_automated(pipe, match_id, automated)
-                pipe.execute()
-                return True
-            except redis.WatchError:
-                return False
+        keys = [self.key(match_id, "live"), self.key(match_id, "ver"), self.key(match_id, "log"),
+                f"{self.prefix}:automated"]
+        args = [expected_version, live.version, _DUMPS(asdict(live)), int(automated), match_id,
+                self.key(match_id, "events"), *[_DUMPS(e) for e in entries]]
+        return bool(self._commit(keys=keys, args=args))
 
     def _mark_automated(self, pipe, match_id: str, automated: bool) -> None:
         if automated:

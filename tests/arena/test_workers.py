@@ -123,7 +123,8 @@ def test_a_worker_killed_mid_match_is_resumed_to_the_same_result(cluster):
     bots = [cluster.bot("good", f"k{i}", delay=0.03) for i in range(3)]
     ids = [register(cluster.client, b) for b in bots]
     seats = [f"bot:{i}" for i in ids]
-    body = {"game": "gops", "seats": seats, "seed": 2024, "options": {"cards": 8}}
+    body = {"game": "gops", "seats": seats, "seed": 2024, "options": {"cards": 8},
+            "limits": {"move_ms": 300, "bank_ms": 700, "start_ms": 500}}  # lease: 2 s + 1.5 s
     first = cluster.worker("first")
     match_id = cluster.client.post("/v1/arena/matches", json=body).json["id"]
     service = cluster.service

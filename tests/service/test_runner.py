@@ -10,8 +10,12 @@ from tests.api.helpers import wait_until
 def test_a_held_lease_keeps_a_second_runner_out(app):
     """While another runner holds the lease, advance() does nothing."""
     service = app.extensions["referee"]
-    service.store.redis.set(runner.lease_key(service, "m1"), "someone", ex=30)
-    assert runner.advance(service, "m1") == 0
+    created = service.create("gops", ["remote", "remote"], None, 1)
+    match_id = created.meta.id
+    service.store.redis.set(runner.lease_key(service, match_id), "someone", ex=30)
+    service.store.meta(match_id).seats[1]["kind"] = "builtin:random"  # pretend a bot must act
+    assert runner.advance(service, match_id) == 0
+    assert service.store.live(match_id).version == 0
 
 
 def test_an_orphaned_match_is_resumed_to_the_end(app):
