@@ -49,16 +49,36 @@ class JobQueue:
         """Queue the runner for `match_id` at `version`, once (a duplicate id is skipped)."""
         self._enqueue(match_id, f"advance-{match_id}-{version}")
 
-    def resume(self, match_id: str, version: int) -> bool:
-        """Queue the runner again for a match whose runner stopped; False if one is queued."""
+    max_resumes = 5
+    """Runners restarted at one version before the match is aborted as our own failure."""
+
+    def resume(self, match_id: str, version: int, prefix: str) -> str:
+        """Queue the runner again for a match whose runner stopped.
+
+        Returns "queued", "waiting" (a runner job is already queued: a backlog, not a death)
+        or "give_up" (it kept failing at this version: the caller aborts the match).
+        """
+        redis = self.queue.connection
+        last = f"{prefix}:m:{match_id}:resume-job"
+        for job_id in (f"advance-{match_id}-{version}", redis.get(last)):
+            if job_id and self._queued(job_id.decode() if isinstance(job_id, bytes) else job_id):
+                return "waiting"
+        count_key = f"{prefix}:m:{match_id}:resumes:{version}"
+        count = redis.incr(count_key)
+        redis.expire(count_key, 86400)
+        if count > self.max_resumes:
+            return "give_up"
+        job_id = f"advance-{match_id}-{version}-resume-{count}"
+        self._enqueue(match_id, job_id)
+        redis.set(last, job_id, ex=86400)
+        return "queued"
+
+    def _queued(self, job_id: str) -> bool:
         try:
-            job = Job.fetch(f"advance-{match_id}-{version}", connection=self.queue.connection)
-            if job.get_status() == JobStatus.QUEUED:
-                return False
+            return Job.fetch(job_id, connection=self.queue.connection).get_status() == \
+                JobStatus.QUEUED
         except NoSuchJobError:
-            pass
-        self._enqueue(match_id, f"advance-{match_id}-{version}-resume-{time.time_ns()}")
-        return True
+            return False
 
     def _enqueue(self, match_id: str, job_id: str) -> None:
         try:

@@ -13,6 +13,7 @@ import time
 from rq import Queue, SimpleWorker
 from rq.timeouts import TimerDeathPenalty
 
+from referee.core.errors import RefereeError
 from referee.service.config import Settings
 from referee.service.connection import connect
 from referee.service.context import get_service, serve_queue
@@ -34,16 +35,34 @@ class ThreadWorker(SimpleWorker):
 
 
 def sweep(service) -> int:
-    """Re-queue every match where a bot must act and no runner holds the lease; count them."""
+    """Re-queue every match where a bot must act and no runner holds the lease; count them.
+
+    A match whose runner keeps failing at one version is aborted: that is our failure, and
+    an aborted match is never rated nor blamed on a bot.
+    """
     requeued = 0
     for match_id in service.store.automated_ids():
         if service.store.redis.exists(lease_key(service, match_id)):
             continue
         meta, live = service.load(match_id)
-        if live.status == "active" and service.automated_seat(meta, live) is not None \
-                and time.time() - live.updated_at > JANITOR_INTERVAL:
-            requeued += service.queue.resume(match_id, live.version)
+        if live.status != "active" or service.automated_seat(meta, live) is None \
+                or time.time() - live.updated_at <= JANITOR_INTERVAL:
+            continue
+        outcome = service.queue.resume(match_id, live.version, service.store.prefix)
+        if outcome == "give_up":
+            log.error("match %s: the runner failed %d times at version %d; aborting",
+                      match_id, service.queue.max_resumes, live.version)
+            _abort(service, match_id, f"the service failed to play version {live.version} "
+                                      f"{service.queue.max_resumes} times (see worker logs)")
+        requeued += outcome == "queued"
     return requeued
+
+
+def _abort(service, match_id: str, reason: str) -> None:
+    try:
+        service.abort(match_id, reason)
+    except RefereeError as err:  # it moved on or ended meanwhile: nothing to abort
+        log.info("match %s not aborted: %s", match_id, err)
 
 
 def _janitor_loop(service, stop: threading.Event, interval: float) -> None:

@@ -43,3 +43,32 @@ def test_the_automated_set_tracks_who_must_act(app):
     service = app.extensions["referee"]
     created = service.create("gops", ["remote", "remote"], None, 1)
     assert created.meta.id not in service.store.automated_ids()
+
+
+class _Exploding:
+    """A seat driver with a bug: our failure, not a bot's."""
+
+    def validate(self, ref):
+        """Any name will do."""
+
+    def describe(self, ref):
+        """A name for the seat."""
+        return {"name": f"explode:{ref}"}
+
+    def choose(self, turn, ref):
+        """Always fails the way a bug in our code would."""
+        raise RuntimeError("a bug in the driver")
+
+
+def test_a_runner_that_keeps_failing_aborts_the_match_unrated(app):
+    """Our own repeated failure aborts the match (never rated, never a bot's forfeit)."""
+    service = app.extensions["referee"]
+    service.drivers["explode"] = _Exploding()
+    service.queue.max_resumes = 1
+    created = service.create("gops", ["explode:x", "builtin:random"], None, 3)
+    live = wait_until(lambda: (lv := service.store.live(created.meta.id)).status != "active"
+                      and lv, timeout=30)
+    assert live.status == "aborted"
+    assert live.result["termination"] == "aborted" and "failed" in live.result["reason"]
+    assert live.forfeits == {}
+    assert created.meta.id not in service.store.automated_ids()
