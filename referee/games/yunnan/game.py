@@ -1,0 +1,82 @@
+"""The Yunnan Game: the contract's methods, dispatching to the phase modules."""
+
+from __future__ import annotations
+
+from referee.core import Decision, Game
+from referee.core.copying import deep_copy
+from referee.games.yunnan import (bidding, flow, resolution, scoring, state, travel, upkeep,
+                                  views)
+from referee.games.yunnan.spec import DECISION_MOVES, SPEC
+
+
+class Yunnan(Game):
+    """Yunnan (Second Edition) for 2-5 players; 2 players play with the Dúlì automaton."""
+
+    spec = SPEC
+
+    def setup(self, players, options, seed):
+        """Round 1 ready for the first bid (random order, coins by blue-track position)."""
+        return flow.setup(players, options, seed)
+
+    def pending(self, state):
+        """The one seat that must act, with the kind of decision; empty once the game is over."""
+        if state["phase"] == "over":
+            return ()
+        step = state["step"]
+        prompt = {"phase": state["phase"], "round": state["round"]}
+        return (Decision(state["actor"], step, DECISION_MOVES[step], prompt=prompt),)
+
+    def legal_moves(self, state, seat):
+        """Every legal move of `seat`'s pending decision ([] if it has none)."""
+        if state["phase"] == "over" or seat != state["actor"]:
+            return []
+        phase = state["phase"]
+        if phase == "bidding":
+            return bidding.legal(state, seat)
+        if phase == "resolution":
+            return resolution.legal(state, seat)
+        if phase == "travel":
+            return travel.legal(state, seat)
+        return upkeep.convert_legal(state, seat)
+
+    def apply(self, state, seat, move):
+        """The state after `seat`'s `move`, with every automatic step after it played."""
+        s = deep_copy(state)
+        phase = s["phase"]
+        if phase == "bidding":
+            bidding.apply(s, seat, move)
+        elif phase == "resolution":
+            resolution.apply(s, seat, move)
+        elif phase == "travel":
+            if travel.apply(s, seat, move):
+                flow.end_travel_turn(s, seat)
+        else:
+            upkeep.apply_convert(s, seat, move["points"])
+            s["cursor"] += 1
+        return flow.advance(s)
+
+    def view(self, state, seat):
+        """Everything but the seed and the order of Dúlì's draw pile."""
+        return views.view(state, seat)
+
+    def outcome(self, state):
+        """Final scores and ranks once the game is over."""
+        if state["phase"] != "over":
+            return None
+        return scoring.outcome(state)
+
+    def to_dict(self, state):
+        """The state is plain data already."""
+        return deep_copy(state)
+
+    def from_dict(self, data):
+        """Validate, then copy."""
+        state.validate(data)
+        return deep_copy(data)
+
+    def redetermine(self, state, seat, rng):
+        """Reshuffle the unseen part of Dúlì's deck."""
+        return views.redetermine(state, seat, rng)
+
+
+GAME = Yunnan()
