@@ -8,7 +8,7 @@ Blocker and each Building Yard structure are decisions of their own.
 from __future__ import annotations
 
 from referee.core import IllegalMove
-from referee.games.yunnan import board, build
+from referee.games.yunnan import build
 from referee.games.yunnan.data import (BIDDABLE, BUILDING_YARD, CUSTOMS_OFFICE, GORGE_IDS,
                                        GORGE_INDEX, GUARD, HORSE_TRADER, INFLUENCE_MAX,
                                        PROV_INDEX, PROVINCES, SPACES, TEMPLE, TRADERS_GUILD,

@@ -58,7 +58,8 @@ def validate(s) -> None:
 def _check_flow(s, n: int, total: int) -> None:
     _require(s["phase"] in PHASES, f"unknown phase {s['phase']!r}")
     if s["phase"] == "over":
-        _require(s["actor"] is None and isinstance(s["final"], list), "a finished game has a result")
+        _require(s["actor"] is None and isinstance(s["final"], list),
+                 "a finished game has a result")
     else:
         _require(s["step"] in DECISION_MOVES, f"step {s['step']!r} is not a decision")
         _require(isinstance(s["actor"], int) and 0 <= s["actor"] < n, "the actor must be a seat")

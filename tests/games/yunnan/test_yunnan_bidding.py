@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.games.yunnan import GAME
 from tests.games.yunnan.helpers import code_of, new, play
 
 TS, CO, HT, TG, BY, TEMPLE = ("trading_school", "customs_office", "horse_trader",
@@ -29,7 +30,8 @@ OUTBID_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name, first, second, stays", OUTBID_CASES, ids=[c[0] for c in OUTBID_CASES])
+@pytest.mark.parametrize("name, first, second, stays", OUTBID_CASES,
+                         ids=[c[0] for c in OUTBID_CASES])
 def test_outbidding(name, first, second, stays):
     s = play(new(3), bid(*first))
     s = play(s, bid(*second))
@@ -47,7 +49,7 @@ def test_outbidding(name, first, second, stays):
 def test_bid_space_rules(name, setup_bid, attempt, code):
     s = play(new(3), bid(*setup_bid))
     assert code_of(s, bid(*attempt)) == f"move.illegal.{code}"
-    assert bid(*attempt) not in __import__("referee.games.yunnan", fromlist=["GAME"]).GAME.legal_moves(s, 1)
+    assert bid(*attempt) not in GAME.legal_moves(s, 1)
 
 
 def test_one_trader_per_building_in_the_standard_game():
@@ -77,7 +79,6 @@ def test_payment_cap_counts_all_bids():
     s["supply"][0] -= 1
     assert code_of(s, bid(CO, 5)) == "move.illegal.bid.payment_cap"
     assert play(s, bid(TEMPLE, 4))["bids"][TEMPLE][1] == 0  # 9 + 4 = 13 is affordable
-    from referee.games.yunnan import GAME
     assert not [m for m in GAME.legal_moves(s, 0) if m["type"] == "bid" and m["space"] > 4]
 
 
@@ -113,7 +114,6 @@ def test_bank_has_two_spaces_and_one_with_duli():
     s = play(play(new(3), {"type": "bank", "from": "supply"}), {"type": "bank", "from": "supply"})
     assert code_of(s, {"type": "bank", "from": "supply"}) == "move.illegal.bid.bank_full"
     s2 = play(new(2), {"type": "bank", "from": "supply"})
-    from referee.games.yunnan import GAME
     assert s2["actor"] == 1 and not [m for m in GAME.legal_moves(s2, 1) if m["type"] == "bank"]
 
 

@@ -14,8 +14,14 @@ from referee.conformance import playable_setups, run_playout
 from referee.games.yunnan import GAME
 
 SEEDS = int(os.environ.get("YUNNAN_CONFORMANCE_SEEDS", "1"))
-CASES = [pytest.param(players, options, seed,
-                      id=f"{players}p-{'-'.join(f'{k}={v}' for k, v in options.items()) or 'defaults'}-s{seed}")
+
+
+def _name(players, options, seed):
+    opts = "-".join(f"{k}={v}" for k, v in options.items()) or "defaults"
+    return f"{players}p-{opts}-s{seed}"
+
+
+CASES = [pytest.param(players, options, seed, id=_name(players, options, seed))
          for players, options in playable_setups(GAME)
          for seed in range(100, 100 + SEEDS)]
 

@@ -125,7 +125,8 @@ def test_building_from_the_personal_supply():
     s2 = turn()
     s2["teahouses"][2] = 1  # another player's teahouse in Kang: one per province
     s2["stock"][0]["teahouse"] = 1
-    assert {"type": "build", "structure": "teahouse", "place": "kang"} not in GAME.legal_moves(s2, 0)
+    move = {"type": "build", "structure": "teahouse", "place": "kang"}
+    assert move not in GAME.legal_moves(s2, 0)
     assert code_of(turn(), {"type": "build", "structure": "bridge", "place": "yunnan-kang"}) == \
         "move.illegal.build.none_in_supply"
 
