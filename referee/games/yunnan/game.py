@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from referee.core import Decision, Game
+from referee.core import Decision, Game, InvalidOptions
 from referee.core.copying import deep_copy
 from referee.games.yunnan import (bidding, flow, resolution, scoring, state, travel, upkeep,
                                   views)
+from referee.games.yunnan.data import PROVINCES
 from referee.games.yunnan.spec import DECISION_MOVES, SPEC
 
 
@@ -13,6 +14,13 @@ class Yunnan(Game):
     """Yunnan (Second Edition) for 2-5 players; 2 players play with the Dúlì automaton."""
 
     spec = SPEC
+
+    def check_setup(self, players, options):
+        """Player count 2-5; `duli_overflow` other than its default only with Dúlì (2 players)."""
+        super().check_setup(players, options)
+        if players != 2 and options.get("duli_overflow", "farthest") != "farthest":
+            raise InvalidOptions("option duli_overflow applies only to 2-player games "
+                                 "(with Dúlì)", option="duli_overflow")
 
     def setup(self, players, options, seed):
         """Round 1 ready for the first bid (random order, coins by blue-track position)."""
@@ -23,8 +31,7 @@ class Yunnan(Game):
         if state["phase"] == "over":
             return ()
         step = state["step"]
-        prompt = {"phase": state["phase"], "round": state["round"]}
-        return (Decision(state["actor"], step, DECISION_MOVES[step], prompt=prompt),)
+        return (Decision(state["actor"], step, DECISION_MOVES[step], prompt=_prompt(state)),)
 
     def legal_moves(self, state, seat):
         """Every legal move of `seat`'s pending decision ([] if it has none)."""
@@ -77,6 +84,24 @@ class Yunnan(Game):
     def redetermine(self, state, seat, rng):
         """Reshuffle the unseen part of Dúlì's deck."""
         return views.redetermine(state, seat, rng)
+
+
+
+def _prompt(s) -> dict:
+    """Context for the pending decision: phase, round and what the step is about."""
+    prompt = {"phase": s["phase"], "round": s["round"]}
+    step, p = s["step"], s["actor"]
+    if step in ("travel", "journey"):
+        prompt["passes_left"] = s["passes"][p] - s["passes_used"]
+    if step == "journey":
+        prompt["at"] = PROVINCES[s["journey"]["at"]]
+    elif step == "displace":
+        prompt["province"] = PROVINCES[s["displace_at"]]
+    elif step == "yard":
+        prompt["structures_to_take"] = s["yard_left"]
+    elif step == "convert":
+        prompt["income"] = s["income"][p]
+    return prompt
 
 
 GAME = Yunnan()

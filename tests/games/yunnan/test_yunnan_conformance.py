@@ -11,6 +11,7 @@ import os
 import pytest
 
 from referee.conformance import playable_setups, run_playout
+from referee.core import InvalidOptions, engine
 from referee.games.yunnan import GAME
 
 SEEDS = int(os.environ.get("YUNNAN_CONFORMANCE_SEEDS", "1"))
@@ -29,7 +30,10 @@ CASES = [pytest.param(players, options, seed, id=_name(players, options, seed))
 def test_every_player_count_and_option_is_playable():
     setups = playable_setups(GAME)
     assert {p for p, _ in setups} == {2, 3, 4, 5}
-    assert len(setups) == 4 * (1 + len(GAME.spec.options))
+    # every option at its other value for 2 players; duli_overflow only matters with Dúlì
+    assert len(setups) == 4 * len(GAME.spec.options) + 1
+    with pytest.raises(InvalidOptions):
+        engine.start(GAME, 3, {"duli_overflow": "supply"}, 0)
 
 
 @pytest.mark.parametrize("players, options, seed", CASES)

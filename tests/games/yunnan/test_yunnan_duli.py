@@ -209,3 +209,24 @@ def test_duli_round_end_clears_her_traders():
     upkeep.prepare_round(s)
     assert s["supply"][2] == 6 + 0 and sum(s["traders"][2]) == 0 and s["market"][2] == 0
     assert s["blue"] == [1, 0, 2] and len(s["duli_cards"]["discard"]) == 1
+
+
+def test_players_displace_duli_by_the_normal_rules():
+    s = travel_turn(new(2), 0, grey=[2, 0, 1])
+    s["influence"], s["horse"] = [2, 0, 1], [1, 1]
+    put(s, 0, {Y: 1})
+    put(s, 2, {S: 2})
+    put(s, 1, {"market": 1})
+    s = play(s, {"type": "step", "from": Y, "to": S})
+    assert s["step"] == "displace"
+    assert {m.get("owner") for m in GAME.legal_moves(s, 0)} == {2, None}
+    s = play(s, {"type": "displace", "owner": 2})
+    assert s["traders"][2][:2] == [1, 1]
+
+
+def test_duli_is_not_scored():
+    from referee.core.playout import random_playout
+    _, s, _ = random_playout(GAME, 2, {}, 4)
+    outcome = GAME.outcome(s)
+    assert len(outcome.scores) == 2 and sorted(outcome.ranks) in ([1, 2], [1, 1])
+    assert len(s["vp"]) == 2

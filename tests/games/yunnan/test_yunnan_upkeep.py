@@ -171,3 +171,13 @@ def test_game_plays_to_the_end_by_80_vp_or_presents():
     assert max(s["vp"]) >= 80 or not any(s["presents"])
     _, s, _ = random_playout(GAME, 3, {"guards": True}, 11)
     assert not any(s["presents"])
+
+
+def test_guards_leave_the_game_at_the_end_of_the_round():
+    s = board_state(guards=True)
+    s["guards"], s["guard_spent"] = [2, None, None], [True, False, False]
+    s["yard"][0]["guard"] = 0
+    s["blocker"] = 1
+    upkeep.prepare_round(s)
+    assert s["guards"] == [None, None, None] and s["guard_spent"][0]
+    assert s["blocker"] is None and s["yard"][0]["guard"] == 0
