@@ -1,0 +1,44 @@
+"""The conformance suite on Yunnan for 2-5 players and every option, over more seeds.
+
+The default depth keeps this directory well under a minute; set YUNNAN_CONFORMANCE_SEEDS
+(e.g. 25) for a deep run. Seeds start at 100 so they differ from the shared suite's.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from referee.conformance import playable_setups, run_playout
+from referee.core import InvalidOptions, engine
+from referee.games.yunnan import GAME
+
+SEEDS = int(os.environ.get("YUNNAN_CONFORMANCE_SEEDS", "1"))
+
+
+def _name(players, options, seed):
+    opts = "-".join(f"{k}={v}" for k, v in options.items()) or "defaults"
+    return f"{players}p-{opts}-s{seed}"
+
+
+CASES = [pytest.param(players, options, seed, id=_name(players, options, seed))
+         for players, options in playable_setups(GAME)
+         for seed in range(100, 100 + SEEDS)]
+
+
+def test_every_player_count_and_option_is_playable():
+    setups = playable_setups(GAME)
+    assert {p for p, _ in setups} == {2, 3, 4, 5}
+    # every option at its other value for 2 players; duli_overflow only matters with Dúlì
+    assert len(setups) == 4 * len(GAME.spec.options) + 1
+    with pytest.raises(InvalidOptions):
+        engine.start(GAME, 3, {"duli_overflow": "supply"}, 0)
+
+
+@pytest.mark.parametrize("players, options, seed", CASES)
+def test_yunnan_random_playouts_keep_the_contract(players, options, seed):
+    stats = run_playout(GAME, players, options, seed)
+    assert stats.moves > 0
+    if players == 2:
+        assert stats.redeterminations_differing > 0  # Dúlì's deck really is re-dealt
