@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from referee.core.registry import Registry
+from referee.games import dschunke
 
 GAMES = Registry([
     # one entry per game, e.g. dschunke.GAME
+    dschunke.GAME,
 ])
 
 
