@@ -172,32 +172,35 @@ _LEGAL = {
     "resupply": lambda s, seat: phase3.resupply_moves(s),
 }
 
+def _call(handler, *fields):
+    """A move handler calling `handler(state, seat, *move[fields])`."""
+    return lambda state, seat, move: handler(state, seat, *(move[f] for f in fields))
+
+
 _APPLY = {
-    ("place_merchant", "place_merchant"): lambda s, seat, m: setup.place_merchant(s, seat, m["junk"]),
-    ("place_strip", "place_strip"): lambda s, seat, m: setup.place_strip(s, seat, m["junk"]),
-    ("trade_window", "pass"): lambda s, seat, m: phase1.window_pass(s, seat),
-    ("trade_window", "trade_goods"): lambda s, seat, m: phase1.play_trade(s, seat),
-    ("trade", "swap"): lambda s, seat, m: phase1.swap(s, seat, m["give"], m["take"], m["junk"]),
-    ("trade", "done"): lambda s, seat, m: phase1.trade_done(s, seat),
-    ("choose_stack", "choose_stack"): lambda s, seat, m: specials.choose_stack(s, seat, m["stack"]),
-    ("take_card", "take_card"): lambda s, seat, m: specials.take_card(s, seat, m["card"]),
-    ("s_reward", "s_reward"): lambda s, seat, m: specials.choose_reward(s, seat, m["choice"]),
-    ("take_goods", "take_goods"): lambda s, seat, m: actions.take_goods(s, seat, m["goods"], m["junk"]),
-    ("relocate_merchant", "relocate_merchant"): lambda s, seat, m: actions.relocate(s, seat, m["junk"]),
-    ("resupply", "resupply"): lambda s, seat, m: phase3.resupply(s, seat, m["goods"], m["junk"]),
-    ("resupply", "done"): lambda s, seat, m: phase3.resupply_done(s, seat),
-    ("bid", "bid"): lambda s, seat, m: poker.bid(s, seat, m["goods"], m["count"]),
+    ("place_merchant", "place_merchant"): _call(setup.place_merchant, "junk"),
+    ("place_strip", "place_strip"): _call(setup.place_strip, "junk"),
+    ("trade_window", "pass"): _call(phase1.window_pass),
+    ("trade_window", "trade_goods"): _call(phase1.play_trade),
+    ("trade", "swap"): _call(phase1.swap, "give", "take", "junk"),
+    ("trade", "done"): _call(phase1.trade_done),
+    ("choose_stack", "choose_stack"): _call(specials.choose_stack, "stack"),
+    ("take_card", "take_card"): _call(specials.take_card, "card"),
+    ("s_reward", "s_reward"): _call(specials.choose_reward, "choice"),
+    ("take_goods", "take_goods"): _call(actions.take_goods, "goods", "junk"),
+    ("relocate_merchant", "relocate_merchant"): _call(actions.relocate, "junk"),
+    ("resupply", "resupply"): _call(phase3.resupply, "goods", "junk"),
+    ("resupply", "done"): _call(phase3.resupply_done),
+    ("bid", "bid"): _call(poker.bid, "goods", "count"),
 }
 for _kind in ("action", "after_action"):
     _APPLY.update({
-        (_kind, "merchant"): lambda s, seat, m: actions.use_merchant(s, seat, m["merchant"]),
-        (_kind, "assistant"): lambda s, seat, m: actions.use_assistant(s, seat, m["assistant"],
-                                                                       m["junk"]),
-        (_kind, "pass"): lambda s, seat, m: actions.turn_pass(s, seat),
-        (_kind, "done"): lambda s, seat, m: actions.turn_done(s, seat),
-        (_kind, "move_strip"): lambda s, seat, m: actions.move_strip(s, seat, m["from"],
-                                                                     m["owner"], m["to"]),
-        (_kind, "extra_action"): lambda s, seat, m: actions.extra_action(s, seat, m["card"]),
+        (_kind, "merchant"): _call(actions.use_merchant, "merchant"),
+        (_kind, "assistant"): _call(actions.use_assistant, "assistant", "junk"),
+        (_kind, "pass"): _call(actions.turn_pass),
+        (_kind, "done"): _call(actions.turn_done),
+        (_kind, "move_strip"): _call(actions.move_strip, "from", "owner", "to"),
+        (_kind, "extra_action"): _call(actions.extra_action, "card"),
     })
 
 GAME = Dschunke()

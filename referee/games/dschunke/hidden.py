@@ -8,8 +8,6 @@ other seats' goods (and the junk piles during phases 3-4), their sealed bids and
 
 from __future__ import annotations
 
-from collections import Counter
-
 from referee.core import Rng
 from referee.core.copying import deep_copy
 from referee.games.dschunke.data import GOODS, SETUP, STACKS
@@ -92,7 +90,7 @@ def _pins(s: dict) -> dict:
     poker = s["poker"]
     if poker is None or poker["reveal"] is None:
         return {}
-    return {seat: Counter(row["stake"]) for seat, row in enumerate(poker["reveal"]["bids"])
+    return {seat: row["stake"] for seat, row in enumerate(poker["reveal"]["bids"])
             if row is not None and not row["valid"]}
 
 
@@ -101,58 +99,73 @@ def _goods(s: dict, viewer: int | None, rng: Rng) -> None:
     others = [y for y in range(s["players"]) if y != viewer]
     bids = s["poker"]["bids"] if s["poker"] is not None else [None] * s["players"]
     pins = _pins(s)
-    pool, sizes = Counter(), []
-    for y in others:
-        holding = Counter(s["seats"][y]["hand"]) + Counter((bids[y] or {}).get("stake", {}))
-        free = holding - pins.get(y, Counter())
-        pool += free
-        sizes.append(sum(free.values()))
     hide = goods_hidden(s)
+    cards, sizes = [], []
+    for y in others:
+        stake = bids[y]["stake"] if bids[y] is not None else {}
+        pinned = pins.get(y, {})
+        size = 0
+        for g in GOODS:
+            free = s["seats"][y]["hand"][g] + stake.get(g, 0) - pinned.get(g, 0)
+            cards += [g] * free
+            size += free
+        sizes.append(size)
     store = s["store"] if hide else None
     if hide:
-        pool += Counter(s["supply"]) + Counter(store or {})
+        for pile in (s["supply"], store or {}):
+            for g, n in pile.items():
+                cards += [g] * n
         sizes.append(sum((store or {}).values()))
-    dealt, rest = _deal(s, pool, sizes, hide, rng)
-    for y, cards in zip(others, dealt):
-        _give(s, y, pins.get(y, Counter()) + Counter(cards), bids[y], rng)
+    dealt, rest = _deal(s, cards, sizes, hide, rng)
+    for y, part in zip(others, dealt):
+        holding = {g: pins.get(y, {}).get(g, 0) for g in GOODS}
+        for g in part:
+            holding[g] += 1
+        _give(s, y, holding, bids[y], rng)
     if hide:
         if store is not None:
             s["store"] = {g: dealt[-1].count(g) for g in GOODS}
         s["supply"] = {g: rest.count(g) for g in GOODS}
 
 
-def _deal(s: dict, pool: Counter, sizes: list, hide: bool, rng: Rng):
-    """Split the pool into containers of these sizes; the rest goes back to the junks.
+def _sample(rng: Rng, items: list, k: int) -> list:
+    """k items drawn without replacement, in random order (a partial Fisher-Yates)."""
+    items = list(items)
+    for i in range(k):
+        j = i + rng.below(len(items) - i)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+def _split(cards: list, sizes: list) -> list:
+    out, at = [], 0
+    for size in sizes:
+        out.append(cards[at:at + size])
+        at += size
+    return out
+
+
+def _deal(s: dict, cards: list, sizes: list, hide: bool, rng: Rng):
+    """Split the cards into containers of these sizes; the rest goes back to the junks.
 
     With the piles hidden, each junk keeps being empty or not (that much can be seen): one
     card of each non-empty pile stays put, and cards of an empty pile's colour must go to
     the containers.
     """
-    cards = sorted(pool.elements())
     if not hide:
-        cards = rng.shuffled(cards)
-        out, at = [], 0
-        for size in sizes:
-            out.append(cards[at:at + size])
-            at += size
-        return out, []
+        return _split(rng.shuffled(cards), sizes), []
     keep = [g for g in GOODS if s["supply"][g] > 0]
     for g in keep:
         cards.remove(g)
     must = [c for c in cards if s["supply"][c] == 0]
-    free = rng.shuffled([c for c in cards if s["supply"][c] > 0])
+    free = [c for c in cards if s["supply"][c] > 0]
     room = sum(sizes) - len(must)
-    chosen = rng.shuffled(must + free[:room])
-    out, at = [], 0
-    for size in sizes:
-        out.append(chosen[at:at + size])
-        at += size
-    return out, keep + free[room:]
+    free = _sample(rng, free, room)
+    return _split(rng.shuffled(must + free[:room]), sizes), keep + free[room:]
 
 
-def _give(s: dict, seat: int, holding: Counter, entry: dict | None, rng: Rng) -> None:
+def _give(s: dict, seat: int, hand: dict, entry: dict | None, rng: Rng) -> None:
     """Set a seat's goods, re-picking the colours of its sealed bid laid so far."""
-    hand = {g: holding[g] for g in GOODS}
     if entry is not None:
         entry["stake"] = {}
         for goods in GOODS[:entry["steps"]]:

@@ -20,11 +20,13 @@ OPTIONS = (
     OptionSpec("setup_variant", "bool", False,
                "The rulebook's set-up variant: the start player puts the three face-down "
                "merchants on junks of their choice, players place strips of their right-hand "
-               "neighbour's colour one at a time (at most 3 per junk), then merchants are revealed.",
+               "neighbour's colour one at a time (at most 3 per junk), then the merchants are "
+               "revealed.",
                status="FOUND"),
     OptionSpec("load_single_last_strip", "bool", True,
                "A player with only one strip left may still take a Load-2 action and loads that "
-               "one strip (FAQ Q3 says Load places 2; the rules are silent on a last single strip)."),
+               "one strip (FAQ Q3 says Load places 2; the rules are silent on a last single "
+               "strip)."),
     OptionSpec("s_tie_settles", "bool", True,
                "A tie on an S colour in the goods poker pays nothing and the colour counts as "
                "settled (covered), like a money tie; false: the colour stays open for the next "

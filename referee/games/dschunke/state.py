@@ -20,6 +20,15 @@ _DECK = Counter(special_deck())
 
 def check(data) -> None:
     """Raise InvalidState with the reason unless `data` is a consistent Dschunke state."""
+    try:
+        _check(data)
+    except InvalidState:
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as err:
+        raise InvalidState(f"invalid dschunke state: malformed ({type(err).__name__}: {err})")
+
+
+def _check(data) -> None:
     _need(isinstance(data, dict) and set(data) == KEYS,
           f"a dschunke state has exactly the keys {sorted(KEYS)}")
     players = data["players"]
