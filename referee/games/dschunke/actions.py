@@ -6,15 +6,10 @@ from referee.games.dschunke import flow
 from referee.games.dschunke.board import (load_strip, remove_top_strip, top_owners,
                                           visible_crates)
 from referee.games.dschunke.common import (describe_source, goods_sources, illegal,
-                                           play_card, seat_in_order, take_card_from)
+                                           play_card, take_card_from)
 from referee.games.dschunke.data import (ACTIONS, ANY_JUNK, CARDS, JUNKS, MERCHANTS, TRACKS,
                                          TWO_PLAYER)
 from referee.games.dschunke.setup import free_merchant_junks
-
-
-def turn_seat(state: dict) -> int:
-    """The seat whose phase-2 turn it is."""
-    return seat_in_order(state, state["stage"]["i"])
 
 
 def assistant_action(state: dict, track: str) -> str:

@@ -33,11 +33,6 @@ def holds_open(seat_state: dict, effect: str) -> bool:
     return any(CARDS[r["card"]]["effect"] == effect for r in seat_state["open"])
 
 
-def hidden_kinds(seat_state: dict) -> list[str]:
-    """The kinds of the seat's hidden special cards, sorted, each once."""
-    return sorted({r["card"] for r in seat_state["cards"]})
-
-
 def play_card(state: dict, seat: int, kind: str) -> None:
     """Move one hidden card of `kind` from the seat's hand to its played (public) cards."""
     seat_state = state["seats"][seat]

@@ -87,7 +87,7 @@ class Dschunke(Game):
             return tuple(Decision(seat, "bid", ("bid",), sealed=True,
                                   prompt=self._bid_prompt(state, seat))
                          for seat in poker.bidding(state))
-        seat = views._deciding(state)
+        seat = views.deciding_seat(state)
         return (Decision(seat, kind, MOVE_TYPES[kind], prompt=_prompt(state, kind, seat)),)
 
     @staticmethod
@@ -103,7 +103,7 @@ class Dschunke(Game):
             if state["stage"]["kind"] == "bid" and seat in poker.bidding(state):
                 return poker.bid_moves(state, seat)
             return []
-        if seat != views._deciding(state):
+        if seat != views.deciding_seat(state):
             return []
         return _LEGAL[kind](state, seat)
 
@@ -112,7 +112,7 @@ class Dschunke(Game):
         kind = decision_kind(state)
         if kind is None and state["stage"]["kind"] == "bid":
             kind = "bid" if seat in poker.bidding(state) else None
-        elif kind is not None and seat != views._deciding(state):
+        elif kind is not None and seat != views.deciding_seat(state):
             kind = None
         handler = _APPLY.get((kind, move.get("type")))
         if handler is None:

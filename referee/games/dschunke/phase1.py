@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.games.dschunke import flow
 from referee.games.dschunke.common import (describe_source, goods_sources, illegal, play_card,
-                                           return_cards, seat_in_order, source_available,
+                                           return_cards, source_available,
                                            take_card_from)
 from referee.games.dschunke.data import CARDS, GOODS
 
@@ -82,8 +82,3 @@ def trade_done(state: dict, seat: int) -> None:
     if state["stage"]["swaps"] < 1:
         illegal("done", "a played Trade Goods card swaps at least one card")
     flow.enter_trade_window(state, state["stage"]["i"])
-
-
-def window_seat(state: dict) -> int:
-    """The seat deciding in the Trade Goods window or trade."""
-    return seat_in_order(state, state["stage"]["i"])

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from referee.games.dschunke import flow
 from referee.games.dschunke.common import (describe_source, goods_sources, illegal,
-                                           seat_in_order, source_available, take_card_from)
-
-
-def resupply_seat(state: dict) -> int:
-    """The seat taking its resupply now."""
-    return seat_in_order(state, state["stage"]["i"])
+                                           source_available, take_card_from)
 
 
 def resupply_moves(state: dict) -> list[dict]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.core import Rng
 from referee.games.dschunke import flow
 from referee.games.dschunke.board import load_strip, strip_count, strips_of
-from referee.games.dschunke.common import illegal, seat_in_order
+from referee.games.dschunke.common import illegal
 from referee.games.dschunke.data import (GOODS, JUNKS, MARKET, MERCHANTS, PER_TYPE, SETUP,
                                          STACK_SIZES, STRIPS, TWO_PLAYER, special_deck,
                                          tracks_in_play)
@@ -141,9 +141,3 @@ def place_strip(state: dict, seat: int, junk: str) -> None:
         return
     state["hidden_merchants"] = None
     flow.start_round(state)
-
-
-def placing_seat(state: dict) -> int:
-    """The seat placing the next set-up strip (players take turns from the start player)."""
-    stage = state["stage"]
-    return seat_in_order(state, stage["i"] % state["players"])

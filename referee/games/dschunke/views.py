@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from referee.games.dschunke import flow
+from referee.games.dschunke import flow, poker
 from referee.games.dschunke.board import visible_table
 from referee.games.dschunke.common import hand_size, resupply_count, seat_in_order
-from referee.games.dschunke.data import (ACTIONS, ANY_JUNK, GOODS, JUNKS, MARKET, MERCHANTS,
+from referee.games.dschunke.data import (ACTIONS, ANY_JUNK, JUNKS, MARKET, MERCHANTS,
                                          STACKS, TRACKS)
 from referee.games.dschunke.scoring import breakdown
 
@@ -120,13 +120,14 @@ def snapshot(state: dict, seat: int, stack: int) -> dict | None:
 
 def _stack(state: dict, stack: int, viewer: int | None, over: bool) -> dict:
     stage = state["stage"]
-    looking = stage.get("looking") == stack and _deciding(state) == viewer
+    looking = stage.get("looking") == stack and deciding_seat(state) == viewer
     return {"size": len(state["stacks"][stack]),
             "seen": snapshot(state, viewer, stack) if viewer is not None else None,
             "cards": sorted(state["stacks"][stack]) if over or looking else None}
 
 
-def _deciding(state: dict) -> int | None:
+def deciding_seat(state: dict) -> int | None:
+    """The seat taking the one sequential decision pending now (None: bids, or over)."""
     stage = state["stage"]
     kind = stage["kind"]
     if kind in ("trade_window", "trade", "s_event", "action", "resupply"):
@@ -144,16 +145,10 @@ def _stage(state: dict) -> dict:
     stage = state["stage"]
     public = {k: v for k, v in stage.items() if k != "i"}
     if stage["kind"] == "bid":
-        public["seats"] = flow_bidding(state)
+        public["seats"] = poker.bidding(state)
     else:
-        public["seat"] = _deciding(state)
+        public["seat"] = deciding_seat(state)
     return public
-
-
-def flow_bidding(state: dict) -> list[int]:
-    """Seats still laying their sealed bid."""
-    return [s for s, b in enumerate(state["poker"]["bids"])
-            if b is not None and b["steps"] < len(GOODS)]
 
 
 def _poker(state: dict, viewer: int | None) -> dict | None:
