@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from referee.core.registry import Registry
-from referee.games import yunnan
+from referee.games import dschunke, yunnan
 
 GAMES = Registry([
-    # one entry per game, e.g. dschunke.GAME
+    dschunke.GAME,
     yunnan.GAME,
 ])
 

@@ -1,0 +1,58 @@
+"""Cargo on the junks: layers of strips, visible crates, loading and moving strips.
+
+A junk's hold is a list of layers, bottom first, each a sorted list of owner seats. A layer is
+always full (3 strips) before the next, crosswise one starts, so a strip's slot in its layer
+never matters: with k strips in the top layer, each top strip shows all 3 crates, each strip
+of the full layer below shows 3 - k, and everything deeper is covered.
+"""
+
+from __future__ import annotations
+
+from referee.games.dschunke.data import CRATES, JUNKS, LAYER
+
+
+def visible_crates(layers: list, seat: int) -> int:
+    """The crates of `seat` that can be seen on a junk with these layers."""
+    if not layers:
+        return 0
+    top = layers[-1]
+    count = CRATES * top.count(seat)
+    if len(layers) > 1:
+        count += (CRATES - len(top)) * layers[-2].count(seat)
+    return count
+
+
+def visible_table(junks: dict, players: int) -> dict:
+    """Visible crates per junk per seat: {junk: [count per seat]}."""
+    return {j: [visible_crates(junks[j]["layers"], s) for s in range(players)] for j in JUNKS}
+
+
+def load_strip(layers: list, seat: int) -> None:
+    """Lay one strip of `seat` on the hold, starting a crosswise layer when the top is full."""
+    if not layers or len(layers[-1]) >= LAYER:
+        layers.append([seat])
+    else:
+        layers[-1].append(seat)
+        layers[-1].sort()
+
+
+def remove_top_strip(layers: list, owner: int) -> None:
+    """Take one strip of `owner` off the top layer (the layer below becomes the top if emptied)."""
+    layers[-1].remove(owner)
+    if not layers[-1]:
+        layers.pop()
+
+
+def top_owners(layers: list) -> list[int]:
+    """The distinct owners of strips in the top layer, sorted."""
+    return sorted(set(layers[-1])) if layers else []
+
+
+def strip_count(layers: list) -> int:
+    """How many strips lie on a junk."""
+    return sum(len(layer) for layer in layers)
+
+
+def strips_of(layers: list, seat: int) -> int:
+    """How many strips of `seat` lie on a junk."""
+    return sum(layer.count(seat) for layer in layers)

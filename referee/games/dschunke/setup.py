@@ -1,0 +1,143 @@
+"""Setting up a match: the FOUND set-up, the fan 2-player set-up and the rulebook's variant."""
+
+from __future__ import annotations
+
+from referee.core import Rng
+from referee.games.dschunke import flow
+from referee.games.dschunke.board import load_strip, strip_count, strips_of
+from referee.games.dschunke.common import illegal
+from referee.games.dschunke.data import (GOODS, JUNKS, MARKET, MERCHANTS, PER_TYPE, SETUP,
+                                         STACK_SIZES, STRIPS, TWO_PLAYER, special_deck,
+                                         tracks_in_play)
+
+
+def new_state(players: int, options: dict, seed: int) -> dict:
+    """The state before the first decision: goods dealt, decks shuffled, cargo laid out."""
+    rng = Rng(seed, "setup")
+    two = options["two_player_variant"]
+    state = {
+        "players": players, "options": dict(options), "seed": seed,
+        "colours": list(SETUP["colours"][str(players)]),
+        "round": 1, "phase": 0, "start": rng.below(players),
+        "market": {"deck": rng.shuffled(range(len(MARKET))), "card": None, "settled": [],
+                   "seen": []},
+        "junks": {j: {"layers": []} for j in JUNKS},
+        "merchants": {m: {"junk": None, "used": False} for m in sorted(MERCHANTS)},
+        "hidden_merchants": None,
+        "assistants": {} if two else {t: {"used": False} for t in tracks_in_play(players)},
+        "seats": [_new_seat() for _ in range(players)],
+        "supply": {}, "store": None, "stacks": _deal_stacks(rng), "clock": 0,
+        "announced": None, "poker": None, "stage": None,
+    }
+    _deal_goods(state, rng, two)
+    if options["setup_variant"]:
+        state["hidden_merchants"] = rng.shuffled(sorted(MERCHANTS))
+        state["stage"] = {"kind": "place_merchant"}
+        return state
+    for merchant, info in MERCHANTS.items():
+        state["merchants"][merchant]["junk"] = info["start"]
+    _lay_start_strips(state, two)
+    flow.start_round(state)
+    return state
+
+
+def _new_seat() -> dict:
+    return {"cash": SETUP["money"], "hand": {g: 0 for g in GOODS}, "strips": STRIPS,
+            "resupply": SETUP["resupply_cards"], "cards": [], "open": [], "played": [],
+            "looks": [[] for _ in STACK_SIZES]}
+
+
+def _deal_stacks(rng: Rng) -> list:
+    deck, stacks = rng.shuffled(special_deck()), []
+    for size in STACK_SIZES:
+        stacks.append(sorted(deck[:size]))
+        deck = deck[size:]
+    return stacks
+
+
+def _deal_goods(state: dict, rng: Rng, two: bool) -> None:
+    players = state["players"]
+    per_type = SETUP["hand_cards_per_type"][str(players)]
+    pool = rng.shuffled([g for g in GOODS for _ in range(per_type)])
+    size = SETUP["hand_size"]
+    for seat in range(players):
+        for card in pool[seat * size:(seat + 1) * size]:
+            state["seats"][seat]["hand"][card] += 1
+    state["supply"] = {g: PER_TYPE - per_type for g in GOODS}
+    if two:  # the cards not dealt form the general store on the grey junk
+        state["store"] = {g: 0 for g in GOODS}
+        for card in pool[players * size:]:
+            state["store"][card] += 1
+
+
+def _lay_start_strips(state: dict, two: bool) -> None:
+    if two:  # player 1 of the fan table is the start player
+        p1, p2 = state["start"], 1 - state["start"]
+        for junk, (n1, n2) in TWO_PLAYER["start_strips"].items():
+            for seat in [p1] * n1 + [p2] * n2:
+                _place(state, junk, seat)
+        return
+    for junk, colours in SETUP["start_strips"][str(state["players"])].items():
+        for colour in colours:
+            _place(state, junk, state["colours"].index(colour))
+
+
+def _place(state: dict, junk: str, owner: int) -> None:
+    load_strip(state["junks"][junk]["layers"], owner)
+    state["seats"][owner]["strips"] -= 1
+
+
+# -- the set-up variant ------------------------------------------------------------------
+
+def strips_passed(state: dict) -> int:
+    """Strips each player hands on in the set-up variant (3; 5 in the 2-player variant)."""
+    if state["options"]["two_player_variant"]:
+        return TWO_PLAYER["variant_strips_passed"]
+    return SETUP["setup_variant"]["strips_passed"]
+
+
+def strip_owner(state: dict, seat: int) -> int:
+    """Whose strips `seat` places in the set-up variant: its right-hand neighbour's."""
+    return (seat - 1) % state["players"]
+
+
+def placeable_junks(state: dict, owner: int) -> list[str]:
+    """Junks that may take one more set-up strip of `owner`."""
+    cap = SETUP["setup_variant"]["max_strips_per_junk"]
+    own_cap = TWO_PLAYER["variant_max_own_per_junk"] if state["options"]["two_player_variant"] \
+        else cap
+    return [j for j in JUNKS if strip_count(state["junks"][j]["layers"]) < cap
+            and strips_of(state["junks"][j]["layers"], owner) < own_cap]
+
+
+def free_merchant_junks(state: dict) -> list[str]:
+    """Junks without a merchant on them."""
+    taken = {m["junk"] for m in state["merchants"].values()}
+    return [j for j in JUNKS if j not in taken]
+
+
+def place_merchant(state: dict, seat: int, junk: str) -> None:
+    """The start player puts the next face-down merchant (unknown to all) on a free junk."""
+    if junk not in free_merchant_junks(state):
+        illegal("place_merchant", f"junk {junk} already has a merchant")
+    placed = sum(1 for m in state["merchants"].values() if m["junk"] is not None)
+    state["merchants"][state["hidden_merchants"][placed]]["junk"] = junk
+    if placed + 1 == len(MERCHANTS):
+        state["stage"] = {"kind": "place_strip", "i": 0,
+                          "held": [strips_passed(state)] * state["players"]}
+
+
+def place_strip(state: dict, seat: int, junk: str) -> None:
+    """Place one held strip; after the last one the merchants are revealed and round 1 starts."""
+    stage = state["stage"]
+    owner = strip_owner(state, seat)
+    if junk not in placeable_junks(state, owner):
+        illegal("place_strip", f"junk {junk} cannot take another set-up strip of seat {owner} "
+                f"(it holds {strip_count(state['junks'][junk]['layers'])} strips)")
+    _place(state, junk, owner)
+    stage["held"][seat] -= 1
+    stage["i"] += 1
+    if any(stage["held"]):
+        return
+    state["hidden_merchants"] = None
+    flow.start_round(state)

@@ -1,0 +1,162 @@
+"""What a seat (or a spectator) may see: the board, its own cards, public facts only."""
+
+from __future__ import annotations
+
+from referee.games.dschunke import flow, poker
+from referee.games.dschunke.board import visible_table
+from referee.games.dschunke.common import hand_size, resupply_count, seat_in_order
+from referee.games.dschunke.data import (ACTIONS, ANY_JUNK, JUNKS, MARKET, MERCHANTS,
+                                         STACKS, TRACKS)
+from referee.games.dschunke.scoring import breakdown
+
+
+def is_over(state: dict) -> bool:
+    """True once the tenth round has been played."""
+    return state["stage"]["kind"] == "over"
+
+
+def goods_hidden(state: dict) -> bool:
+    """FAQ Q6: nobody may count the goods left on the junks during phases 3 and 4."""
+    return not is_over(state) and state["phase"] in (3, 4)
+
+
+def view(state: dict, viewer: int | None) -> dict:
+    """The state as `viewer` may see it (everything is shown once the game is over)."""
+    over = is_over(state)
+    market = state["market"]
+    data = {
+        "round": state["round"], "phase": state["phase"], "over": over,
+        "players": state["players"], "colours": state["colours"], "you": viewer,
+        "start_player": state["start"],
+        "market": {"card": MARKET[market["card"]] if market["card"] is not None else None,
+                   "settled": market["settled"], "deck_size": len(market["deck"]),
+                   "played": [MARKET[c] for c in market["seen"]]},
+        "junks": _junks(state),
+        "merchants": _merchants(state),
+        "assistants": {t: {"space": state["round"] - 1, "used": a["used"],
+                           "action": ACTIONS[TRACKS[t]["spaces"][state["round"] - 1]]}
+                       for t, a in state["assistants"].items()},
+        "seats": [_seat(state, seat, viewer, over) for seat in range(state["players"])],
+        "stacks": [_stack(state, k, viewer, over) for k in range(STACKS)],
+        "announced": state["announced"],
+        "stage": _stage(state),
+        "poker": _poker(state, viewer),
+    }
+    if over:
+        data["final"] = breakdown(state)
+    return data
+
+
+def _junks(state: dict) -> dict:
+    hidden = goods_hidden(state)
+    visible = visible_table(state["junks"], state["players"])
+    out = {}
+    for junk in JUNKS:
+        pile = _pile(state, junk)
+        out[junk] = {"layers": state["junks"][junk]["layers"], "visible": visible[junk],
+                     "goods": None if hidden or pile is None else pile,
+                     "has_goods": bool(pile and any(pile.values()))}
+    return out
+
+
+def _pile(state: dict, junk: str) -> dict | None:
+    if junk == ANY_JUNK:
+        return state["store"]
+    return {junk: state["supply"][junk]}
+
+
+def _merchants(state: dict) -> dict:
+    if state["hidden_merchants"] is not None:  # set-up variant: face down, identity unknown
+        return {"face_down": sorted(m["junk"] for m in state["merchants"].values()
+                                    if m["junk"] is not None)}
+    return {m: {"junk": f["junk"], "used": f["used"],
+                "action": ACTIONS[MERCHANTS[m]["action"]]}
+            for m, f in state["merchants"].items()}
+
+
+def _seat(state: dict, seat: int, viewer: int | None, over: bool) -> dict:
+    info = state["seats"][seat]
+    mine = over or seat == viewer
+    stake = _stake(state, seat)
+    return {
+        "colour": state["colours"][seat], "strips": info["strips"],
+        "resupply": resupply_count(info),
+        # sealed cards still count as held for the others, so the bid size stays secret
+        "hand_size": hand_size(info) + (0 if mine else sum(stake.values())),
+        "hand": dict(info["hand"]) if mine else None,
+        "cash": info["cash"] if mine else None,
+        "open_cards": [r["card"] for r in info["open"]],
+        "played_cards": [r["card"] for r in info["played"]],
+        "hidden_cards": [{"stack": r["stack"], "round": r["round"],
+                          **({"card": r["card"]} if mine else {})} for r in info["cards"]],
+    }
+
+
+def _stake(state: dict, seat: int) -> dict:
+    poker = state["poker"]
+    entry = poker["bids"][seat] if poker is not None else None
+    return entry["stake"] if entry is not None else {}
+
+
+def snapshot(state: dict, seat: int, stack: int) -> dict | None:
+    """What `seat` saw when it last looked through `stack`: that stack's contents then.
+
+    Rebuilt from the stack now plus every card taken from it after that look, wherever the
+    card is now, so it stays true when hidden cards are re-dealt.
+    """
+    looks = state["seats"][seat]["looks"][stack]
+    if not looks:
+        return None
+    moment = looks[-1]
+    cards, round_ = list(state["stacks"][stack]), None
+    for owner in state["seats"]:
+        for record in owner["cards"] + owner["open"] + owner["played"]:
+            if record["stack"] == stack and record["at"] > moment:
+                cards.append(record["card"])
+            elif record["at"] == moment:
+                round_ = record["round"]
+    return {"cards": sorted(cards), "round": round_}
+
+
+def _stack(state: dict, stack: int, viewer: int | None, over: bool) -> dict:
+    stage = state["stage"]
+    looking = stage.get("looking") == stack and deciding_seat(state) == viewer
+    return {"size": len(state["stacks"][stack]),
+            "seen": snapshot(state, viewer, stack) if viewer is not None else None,
+            "cards": sorted(state["stacks"][stack]) if over or looking else None}
+
+
+def deciding_seat(state: dict) -> int | None:
+    """The seat taking the one sequential decision pending now (None: bids, or over)."""
+    stage = state["stage"]
+    kind = stage["kind"]
+    if kind in ("trade_window", "trade", "s_event", "action", "resupply"):
+        return seat_in_order(state, stage["i"])
+    if kind == "s_reward":
+        return stage["seat"]
+    if kind == "place_merchant":
+        return state["start"]
+    if kind == "place_strip":
+        return seat_in_order(state, stage["i"] % state["players"])
+    return None
+
+
+def _stage(state: dict) -> dict:
+    stage = state["stage"]
+    public = {k: v for k, v in stage.items() if k != "i"}
+    if stage["kind"] == "bid":
+        public["seats"] = poker.bidding(state)
+    else:
+        public["seat"] = deciding_seat(state)
+    return public
+
+
+def _poker(state: dict, viewer: int | None) -> dict | None:
+    poker = state["poker"]
+    if poker is None:
+        return None
+    bids = poker["bids"]
+    return {"round": poker["round"], "open": flow.open_colours(state),
+            "progress": [None if b is None else b["steps"] for b in bids],
+            "my_stake": _stake(state, viewer) if viewer is not None else None,
+            "reveal": poker["reveal"]}
