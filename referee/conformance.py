@@ -7,7 +7,7 @@ options, seed)` raises AssertionError naming the first broken promise of the gam
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.core import engine
 from referee.core.errors import NotYourTurn, RefereeError
@@ -19,22 +19,34 @@ MAX_MOVES = 50_000
 
 @dataclass
 class PlayoutStats:
-    """What one playout did: moves, states examined, illegal probes rejected."""
+    """What one playout did: moves, probes rejected, the log and the final state."""
 
     moves: int = 0
     probes: int = 0
     redeterminations_differing: int = 0
+    log: list = field(default_factory=list)
+    final_state: object = None
+
+
+def uniform_choice(state, decision, moves, rng):
+    """The default chooser of playouts: any listed move, uniformly."""
+    return rng.choice(moves)
 
 
 def run_playout(game: Game, players: int, options: dict | None, seed: int, *,
-                accept_all: int = 4, probes: int = 6, views: bool = True) -> PlayoutStats:
-    """Play one random match to the end, checking the contract at every state."""
+                accept_all: int = 4, probes: int = 6, views: bool = True,
+                choose=uniform_choice) -> PlayoutStats:
+    """Play one match to the end, checking the contract at every state.
+
+    `choose(state, decision, moves, rng)` picks each move among the listed ones; a game can
+    bias it to reach rare rules (it must return one of `moves`).
+    """
     options, state = engine.start(game, players, options, seed)
     _check_same_setup(game, players, options, seed, state)
     rng = Rng(seed, "conformance")
-    stats, log, version = PlayoutStats(), [], 0
+    stats, version = PlayoutStats(), 0
     while True:
-        _check_state(game, state, players, stats, rng, views)
+        _check_state(game, state, players, stats, rng, views, seed)
         decisions = game.pending(state)
         if not decisions:
             break
@@ -44,13 +56,14 @@ def run_playout(game: Game, players: int, options: dict | None, seed: int, *,
         _check_listed_moves_accepted(game, state, version, decision, moves, rng, accept_all)
         stats.probes += _check_unlisted_rejected(game, state, version, decision, moves, rng,
                                                  probes, players)
-        move = rng.choice(moves)
+        move = choose(state, decision, moves, rng)
+        assert move in moves, f"the chooser returned an unlisted move {move}"
         state = _apply_checked(game, state, version, decision.seat, move)
-        log.append((decision.seat, move))
+        stats.log.append((decision.seat, move))
         version += 1
     _check_outcome(game, state, players)
-    _check_replay(game, players, options, seed, log, state)
-    stats.moves = version
+    _check_replay(game, players, options, seed, stats.log, state)
+    stats.moves, stats.final_state = version, state
     return stats
 
 
@@ -63,7 +76,11 @@ def _check_same_setup(game, players, options, seed, state) -> None:
     assert _snapshot(game, again) == _snapshot(game, state), "setup is not deterministic"
 
 
-def _check_state(game, state, players, stats, rng, views) -> None:
+SEED_LEAK_MINIMUM = 10**6
+"""Seeds at least this large are looked for in views: a view that shows the seed shows all."""
+
+
+def _check_state(game, state, players, stats, rng, views, seed=None) -> None:
     data = game.to_dict(state)
     text = json.dumps(data, sort_keys=True)
     assert json.dumps(game.to_dict(game.from_dict(json.loads(text))), sort_keys=True) == text, \
@@ -79,12 +96,15 @@ def _check_state(game, state, players, stats, rng, views) -> None:
             assert game.legal_moves(state, seat) == [], f"seat {seat} not pending has legal moves"
     if views:
         for viewer in [None, *range(players)]:
-            stats.redeterminations_differing += _check_view_hides(game, state, viewer, rng)
+            stats.redeterminations_differing += _check_view_hides(game, state, viewer, rng, seed)
 
 
-def _check_view_hides(game, state, viewer, rng) -> int:
+def _check_view_hides(game, state, viewer, rng, seed=None) -> int:
     view = game.view(state, viewer)
     text = json.dumps(view, sort_keys=True)
+    if seed is not None and seed >= SEED_LEAK_MINIMUM:
+        assert str(seed) not in text, "a view shows the match seed, from which every hidden " \
+                                      "card and draw can be computed"
     other = game.redetermine(state, viewer, rng)
     other_text = json.dumps(game.view(other, viewer), sort_keys=True)
     assert other_text == text, (
@@ -226,7 +246,7 @@ def option_variants(game: Game) -> list[dict]:
 def playable_setups(game: Game) -> list[tuple[int, dict]]:
     """Every (players, options) pair from `option_variants` that the game accepts."""
     setups = []
-    for players in range(game.spec.min_players, game.spec.max_players + 1):
+    for players in game.spec.player_counts():
         for options in option_variants(game):
             try:
                 engine.start(game, players, options, 0)

@@ -39,6 +39,8 @@ class GameSummarySchema(_Open):
     title = fields.String()
     min_players = fields.Integer()
     max_players = fields.Integer()
+    variant_players = fields.List(fields.Integer(), metadata={
+        "description": "player counts outside min..max that an option allows"})
     rules_version = fields.String()
     summary = fields.String()
 

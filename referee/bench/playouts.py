@@ -46,8 +46,18 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     for name in args.games or GAMES.names():
         game = GAMES.get(name)
-        for players in range(game.spec.min_players, game.spec.max_players + 1):
-            print(format_row(measure(game, players, None, args.seconds)), flush=True)
+        for players, options in default_setups(game):
+            print(format_row(measure(game, players, options, args.seconds)), flush=True)
+
+
+def default_setups(game: Game) -> list[tuple[int, dict]]:
+    """One set-up per player count: the defaults, or the first option set that allows it."""
+    from referee.conformance import playable_setups
+
+    chosen = {}
+    for players, options in playable_setups(game):
+        chosen.setdefault(players, options)
+    return sorted(chosen.items())
 
 
 if __name__ == "__main__":

@@ -110,6 +110,7 @@ class GameSpec:
     moves: tuple[MoveKind, ...] = ()
     hidden: tuple[str, ...] = ()  # what no seat may see of another, in words, for the docs
     summary: str = ""
+    variant_players: tuple[int, ...] = ()  # counts outside min..max that some option allows
 
     def __post_init__(self):
         for group, key in ((self.options, "name"), (self.moves, "type")):
@@ -151,11 +152,17 @@ class GameSpec:
             raise InvalidPlayers(f"{self.title} takes {self.min_players}-{self.max_players} "
                                  f"players, not {players}", players=players)
 
+    def player_counts(self) -> list[int]:
+        """Every player count the game can be set up with (some only with an option)."""
+        return sorted(set(range(self.min_players, self.max_players + 1)) |
+                      set(self.variant_players))
+
     def to_dict(self) -> dict:
         """The spec as plain data for the API."""
         return {
             "name": self.name, "title": self.title, "summary": self.summary,
             "min_players": self.min_players, "max_players": self.max_players,
+            "variant_players": list(self.variant_players),
             "rules_version": self.rules_version,
             "options": [o.to_dict() for o in self.options],
             "moves": [m.to_dict() for m in self.moves],

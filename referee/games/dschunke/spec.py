@@ -106,7 +106,7 @@ HIDDEN = (
 )
 
 SPEC = GameSpec(
-    name="dschunke", title="Dschunke", min_players=3, max_players=4,
+    name="dschunke", title="Dschunke", min_players=3, max_players=4, variant_players=(2,),
     rules_version=RULES_VERSION, options=OPTIONS, moves=MOVES, hidden=HIDDEN,
     summary="Michael Schacht's Dschunke (Queen Games 2002): load cargo strips on five junks, "
             "sell and take goods by visible crates, and win the sealed goods poker over ten "

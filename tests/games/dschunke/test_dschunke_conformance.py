@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from referee import conformance as c
-from referee.core import Rng, engine
+from referee.core import Rng
 from referee.games.dschunke import GAME
 
 SEEDS = int(os.environ.get("DSCHUNKE_SEEDS", "20"))
@@ -55,26 +55,12 @@ def _biased_choice(state, decision, moves, rng):
 
 
 def biased_playout(players, options, seed, counts: Counter):
-    """A playout with biased bids, every state checked as in conformance.run_playout."""
-    options, state = engine.start(GAME, players, options, seed)
-    rng, stats, log, version = Rng(seed, "biased"), c.PlayoutStats(), [], 0
-    while True:
-        c._check_state(GAME, state, players, stats, rng, True)
-        decisions = GAME.pending(state)
-        if not decisions:
-            break
-        decision = rng.choice(decisions)
-        moves = GAME.legal_moves(state, decision.seat)
-        c._check_listed_moves_accepted(GAME, state, version, decision, moves, rng, 2)
-        c._check_unlisted_rejected(GAME, state, version, decision, moves, rng, 3, players)
-        move = _biased_choice(state, decision, moves, rng)
+    """A conformance playout whose bids are biased; counts what it reached."""
+    stats = c.run_playout(GAME, players, options, seed, accept_all=2, probes=3,
+                          choose=_biased_choice)
+    for _, move in stats.log:
         counts[move["type"] if move["type"] != "s_reward" else f"s_reward:{move['choice']}"] += 1
-        state = c._apply_checked(GAME, state, version, decision.seat, move)
-        log.append((decision.seat, move))
-        version += 1
-    c._check_outcome(GAME, state, players)
-    c._check_replay(GAME, players, options, seed, log, state)
-    counts["paid"] += sum(1 for s in state["seats"] if s["cash"] > 0)
+    counts["paid"] += sum(1 for s in stats.final_state["seats"] if s["cash"] > 0)
 
 
 def test_conformance_biased_playouts_reach_every_poker_outcome():
