@@ -36,13 +36,15 @@ class SecretSource {
     let stat;
     try { stat = fs.statSync(this.file); } catch { return null; }
     if (stat.mtimeMs !== this.cache.mtimeMs) {
-      this.cache = { mtimeMs: stat.mtimeMs, value: fs.readFileSync(this.file, 'utf8').trim() || null };
+      const value = fs.readFileSync(this.file, 'utf8').trim() || null;
+      this.cache = { mtimeMs: stat.mtimeMs, value };
     }
     return this.cache.value;
   }
 }
 
-/** A bot server around moveFn(request) -> move; returns { server, secret, refused }. */
+/** A bot server around moveFn(request) -> move (or a Promise of one); returns
+ *  { server, info, secret, refused }: call server.listen(port, host) to serve. */
 function serveBot(moveFn, options = {}) {
   const bot = {
     info: { apiversion: '1', name: options.name || 'js-random-bot', author: options.author || '',
@@ -77,20 +79,30 @@ function handle(bot, moveFn, req, res) {
   });
 }
 
-function answer(bot, moveFn, req, body, res) {
+async function answer(bot, moveFn, req, body, res) {
   const routes = { '/start': bot.onStart, '/move': moveFn, '/end': bot.onEnd };
-  if (req.method !== 'POST' || !(req.url in routes)) return send(res, 404, { error: 'no endpoint' });
+  if (req.method !== 'POST' || !Object.hasOwn(routes, req.url)) {
+    return send(res, 404, { error: 'no endpoint' });
+  }
   const secret = bot.secret.get();
   const reason = secret ? bot.verifier.check(secret, req.headers, body) : null;
   if (reason) {
-    bot.refused.push(reason);
+    bot.refused = bot.refused.concat(reason).slice(-100);
     return send(res, 401, { error: reason });
   }
   let request;
-  try { request = JSON.parse(body.toString('utf8')); } catch { return send(res, 400, { error: 'not JSON' }); }
   try {
-    const result = routes[req.url](request);
-    send(res, 200, req.url === '/move' ? { move: result } : {});
+    request = JSON.parse(body.toString('utf8'));
+  } catch {
+    return send(res, 400, { error: 'the body is not JSON' });
+  }
+  try {
+    const result = await routes[req.url](request); // a move function may be async
+    if (req.url !== '/move') return send(res, 200, {});
+    if (result === null || typeof result !== 'object') {
+      throw new TypeError(`the move function must return a move object, got ${JSON.stringify(result)}`);
+    }
+    send(res, 200, { move: result });
   } catch (err) { // the bot's own bug: say so; the service records the failure
     console.error(err);
     send(res, 500, { error: String(err) });
@@ -130,7 +142,8 @@ async function main() {
   });
   const host = args.host || '127.0.0.1';
   await new Promise((resolve) => bot.server.listen(Number(args.port || 0), host, resolve));
-  const url = args['public-url'] || `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bot.server.address().port}`;
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host; // a wildcard bind, on loopback
+  const url = args['public-url'] || `http://${reachable}:${bot.server.address().port}`;
   console.log(`${bot.info.name} serving ${url} (bot protocol v1)`);
   if (args.register) {
     try {
@@ -141,7 +154,8 @@ async function main() {
       process.exit(1);
     }
   } else if (!bot.secret.get()) {
-    console.log('no secret yet: requests are not verified until it is set (--secret, --secret-file or --register)');
+    console.log('no secret yet: requests are not verified until it is set '
+      + '(--secret, --secret-file or --register)');
   }
 }
 

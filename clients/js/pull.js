@@ -13,7 +13,8 @@ const { randomMove } = require('./bot');
 // the match ended) or the commit met contention: ask for a fresh prompt.
 const ASK_AGAIN = new Set(['match.version_stale', 'match.busy', 'match.over', 'match.aborted']);
 
-const USAGE = 'usage: node pull.js --url SERVICE_URL --match MATCH_ID --token SEAT_TOKEN [--wait SECONDS] [--quiet]';
+const USAGE = 'usage: node pull.js --url SERVICE_URL --match MATCH_ID --token SEAT_TOKEN '
+  + '[--wait SECONDS] [--quiet]';
 
 /** Play the token's seat to the end; the final match as the seat sees it. */
 async function playSeat(url, matchId, token, { wait = 30, log = () => {} } = {}) {
@@ -25,7 +26,8 @@ async function playSeat(url, matchId, token, { wait = 30, log = () => {} } = {})
     if (!prompt.must_act) continue;
     const move = randomMove(prompt);
     try {
-      await call(url, 'POST', `${path}/moves`, { token, body: { move, expected_version: prompt.version } });
+      const body = { move, expected_version: prompt.version };
+      await call(url, 'POST', `${path}/moves`, { token, body });
       log(`seat ${prompt.seat} at version ${prompt.version}: ${JSON.stringify(move)}`);
     } catch (err) {
       if (!(err instanceof ProblemError) || !ASK_AGAIN.has(err.code)) throw err;
@@ -42,10 +44,13 @@ async function main() {
   }
   const log = args.quiet ? () => {} : (line) => console.log(line);
   try {
-    const match = await playSeat(args.url, args.match, args.token, { wait: Number(args.wait || 30), log });
-    console.log(JSON.stringify({ match: match.id, status: match.status, seat: match.you, result: match.result }));
+    const wait = Number(args.wait || 30);
+    const match = await playSeat(args.url, args.match, args.token, { wait, log });
+    const summary = { match: match.id, status: match.status, seat: match.you, result: match.result };
+    console.log(JSON.stringify(summary));
   } catch (err) {
-    console.error(err instanceof ProblemError ? `error: ${err.code}: ${err.problem.detail}` : String(err));
+    const problem = err instanceof ProblemError;
+    console.error(problem ? `error: ${err.code}: ${err.problem.detail}` : String(err));
     process.exit(1);
   }
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import statistics
+import sys
 import time
 from urllib.parse import urlsplit
 
@@ -14,7 +15,7 @@ import pytest
 
 from referee_client import Client
 from referee_client.signing import sign
-from tests.clients.support import MOVE_REQUEST, needs_node, post
+from tests.clients.support import JS_DIR, MOVE_REQUEST, NODE, RANDOM_BOT, needs_node, post
 
 BODY = json.dumps(MOVE_REQUEST).encode()
 LANGUAGES = ["python", pytest.param("js", marks=needs_node)]
@@ -33,6 +34,36 @@ def test_the_bot_verifies_signatures(service_url, example_bots, language):
     stale = sign(secret, BODY, now=time.time() - 3600)
     assert post(url, "/move", BODY, stale) == (401, {"error": "stale timestamp"})
     assert post(url, "/start", b"{}", sign(secret, b"{}")) == (200, {})
+
+
+JS_OWN_BOT = """
+const { serveBot } = require(process.argv[1]);
+// async, and wrong on purpose when there is a choice: it returns no move
+const bot = serveBot(async (r) => (r.legal_moves.length === 1 ? r.legal_moves[0] : null),
+                     { name: 'own', games: ['gops'], secret: process.argv[2] });
+bot.server.listen(0, '127.0.0.1', () => console.log(`serving http://127.0.0.1:${bot.server.address().port}`));
+"""
+
+
+@needs_node
+def test_the_js_kit_serves_your_own_function(processes):
+    """serveBot(fn) from your own script: async functions work; no move is a 500 (never a
+    silent substitute); bad JSON is a 400, an unknown path a 404; GET / names the bot."""
+    secret = "js-secret"
+    reader = processes([NODE, "-e", JS_OWN_BOT, str(JS_DIR / "bot.js"), secret])
+    url = reader.wait_for(r"serving (http://\S+)").group(1)
+    assert post(url, "/move", BODY, sign(secret, BODY)) == (200, {"move": {"type": "bid",
+                                                                           "card": 2}})
+    two = json.dumps({**MOVE_REQUEST, "legal_moves": [{"type": "keep"}] * 2}).encode()
+    status, answer = post(url, "/move", two, sign(secret, two))
+    assert status == 500 and "must return a move object" in answer["error"]
+    assert post(url, "/move", b"{oops", sign(secret, b"{oops"))[0] == 400
+    assert post(url, "/nowhere", BODY, sign(secret, BODY))[0] == 404
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+    conn.request("GET", "/")
+    assert json.loads(conn.getresponse().read()) == {"apiversion": "1", "name": "own",
+                                                     "author": "", "games": ["gops"]}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -104,3 +135,13 @@ def _until(fetch, done, timeout=10.0):
         assert time.monotonic() < deadline, value
         time.sleep(0.05)
     return value
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_refused_registration_is_reported(service_url, processes, language):
+    """Registering for a game the service does not have: the problem code, exit status 1."""
+    program = [NODE, str(JS_DIR / "bot.js")] if language == "js" else [sys.executable,
+                                                                       str(RANDOM_BOT)]
+    reader = processes(program + ["--port", "0", "--register", service_url, "--games", "chess"])
+    reader.wait_for("registration refused: bot.rejected")
+    assert reader.proc.wait(10) == 1

@@ -13,7 +13,7 @@ pytestmark = needs_node
 def pull(service_url, match_id, token, timeout=60) -> subprocess.CompletedProcess:
     """Run clients/js/pull.js for one seat."""
     return subprocess.run([NODE, str(JS_DIR / "pull.js"), "--url", service_url, "--match",
-                           match_id, "--token", token, "--wait", "5"],
+                           match_id, f"--token={token}", "--wait", "5"],
                           capture_output=True, text=True, timeout=timeout)
 
 

@@ -1,7 +1,8 @@
 """A bot that plays a random legal move in every game: the smallest complete bot.
 
     python clients/python/examples/random_bot.py --port 9001
-    python clients/python/examples/random_bot.py --port 9001 --register http://127.0.0.1:8000 --games g1,g2
+    python clients/python/examples/random_bot.py --port 9001 \
+        --register http://127.0.0.1:8000 --games g1,g2
 
 A smarter bot is the same file with a better `choose`; see clients/README.md.
 """

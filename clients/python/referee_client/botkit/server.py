@@ -191,20 +191,24 @@ class _Handler(BaseHTTPRequestHandler):
     timeout = IDLE_SECONDS
 
     def setup(self):
+        """Per connection: set TCP_NODELAY."""
         super().setup()
         # Without TCP_NODELAY, Nagle's algorithm holds the body segment until the service
         # ACKs the header segment, and delayed ACKs make that ~40 ms on every move.
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_message(self, format, *args):
+        """Access lines go to the debug log, not stderr."""
         log.debug("%s " + format, self.address_string(), *args)
 
     def do_GET(self):
+        """GET /: who the bot is."""
         if self.path.split("?")[0] in ("", "/"):
             return self._send(200, self.server.bot.info())
         self._send(404, {"error": f"no endpoint {self.path}"})
 
     def do_POST(self):
+        """POST /start, /move, /end: read the body, hand it to the bot."""
         length = self.headers.get("Content-Length")
         if length is None or not length.isdigit():
             self.close_connection = True  # we cannot find the end of this request

@@ -2,7 +2,9 @@
 
     python -m referee_client.play --url http://127.0.0.1:8000 --game gops \\
         --seats remote,builtin:random --options '{"cards": 4}' --seed 7
-    python -m referee_client.play --url http://127.0.0.1:8000 --match ID --token TOKEN
+    python -m referee_client.play --url http://127.0.0.1:8000 --match ID --token=TOKEN
+
+Tokens and secrets may begin with '-': give them as --token=VALUE.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="arena time limits (JSON), when a seat is a bot")
     parser.add_argument("--match", help="join this match instead of creating one")
     parser.add_argument("--token", action="append", default=[],
-                        help="seat token for --match (repeat for several seats)")
+                        help="seat token for --match, as --token=TOKEN (repeat for several "
+                             "seats)")
     parser.add_argument("--wait", type=float, default=30.0, help="long-poll seconds")
     return parser
 
@@ -86,7 +89,7 @@ def main(argv=None, stdin=None, stdout=None) -> int:
 def _introduce(client: Client, match_id: str, tokens: dict[int, str], stdout) -> None:
     seats = ", ".join(str(s) for s in tokens)
     stdout.write(f"match {match_id} created; you play seat {seats}. To rejoin later:\n")
-    flags = " ".join(f"--token {t}" for t in tokens.values())
+    flags = " ".join(f"--token={t}" for t in tokens.values())  # a token may begin with '-' 
     stdout.write(f"  python -m referee_client.play --url {client.url} --match {match_id} "
                  f"{flags}\n")
     stdout.flush()

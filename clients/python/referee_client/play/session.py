@@ -27,7 +27,7 @@ class TerminalPlayer:
         self.stdin, self.stdout = stdin, stdout
         self.echo = not (hasattr(stdin, "isatty") and stdin.isatty())
         first = client.match(match_id, next(iter(self.tokens.values())))
-        self.game, self.seats = first["game"], first.get("seats", [])
+        self.game = first["game"]
         self.renderer = renderer_for(self.game, client.game(self.game))
         self._catalogue: dict | None = None
 
@@ -44,16 +44,15 @@ class TerminalPlayer:
             if any(p["status"] != "active" for p in prompts.values()):
                 return self.finish()
             ready = [(seat, p) for seat, p in prompts.items() if p["must_act"]]
-            for seat, prompt in ready[:1]:  # one turn, then look again: the match moved
-                if not self.take_turn(seat, prompt):
+            if ready:  # one turn, then look again: the match has moved
+                if not self.take_turn(*ready[0]):
                     return self.leave()
-            if not ready:
-                if not waiting:
-                    self.say("waiting for the other seats...")
-                waiting = True
-                self._prompt(next(iter(self.tokens.values())), self.wait)  # wakes on change
-            else:
                 waiting = False
+                continue
+            if not waiting:
+                self.say("waiting for the other seats...")
+            waiting = True
+            self._prompt(next(iter(self.tokens.values())), self.wait)  # wakes on any change
 
     def _prompt(self, token: str, wait: float) -> dict:
         return self.client.prompt(self.match_id, token, wait)
@@ -115,7 +114,10 @@ class TerminalPlayer:
         try:
             self.client.move(self.match_id, self.tokens[seat], move, expected_version=version)
         except MatchError as err:  # the match moved on (or ended): fetch a fresh prompt
-            self.say(self.explain(err))
+            if err.code == "match.version_stale":  # e.g. another seat's sealed move landed
+                self.say("the match moved on while you chose; here it is again")
+            else:
+                self.say(self.explain(err))
             return None
         except RefereeError as err:
             self.say(self.explain(err))
@@ -154,7 +156,7 @@ class TerminalPlayer:
     def leave(self) -> int:
         """Say how to come back to a match left before its end."""
         self.say(f"left match {self.match_id}; it goes on without you. Rejoin with:")
-        tokens = " ".join(f"--token {t}" for t in self.tokens.values())
+        tokens = " ".join(f"--token={t}" for t in self.tokens.values())  # may begin with '-' 
         self.say(f"  python -m referee_client.play --url {self.client.url} "
                  f"--match {self.match_id} {tokens}")
         return LEFT

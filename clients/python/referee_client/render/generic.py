@@ -29,7 +29,9 @@ def scalar(value) -> str:
 
 def compact(value) -> str:
     """A value on one line: scalars as text, containers as compact JSON."""
-    return scalar(value) if isinstance(value, SCALARS) else json.dumps(value, separators=(", ", ": "))
+    if isinstance(value, SCALARS):
+        return scalar(value)
+    return json.dumps(value, separators=(", ", ": "))
 
 
 def outline(value, indent: int = 0) -> list[str]:
