@@ -1,0 +1,29 @@
+"""Registering a running bot with the service and handing its secret to the kit."""
+
+from __future__ import annotations
+
+import os
+
+from referee_client.client import Client
+
+
+def register(server, service_url: str, *, games=None, name: str | None = None,
+             owner: str | None = None, url: str | None = None,
+             client: Client | None = None) -> dict:
+    """Register `server` (it must be serving: the service calls its GET /) and give it the
+    secret; also write the secret to its secret file, if it has one. Returns the record."""
+    client = client or Client(service_url)
+    games = list(games or server.games or [g["name"] for g in client.games()])
+    record = client.register_bot(url or server.url, games, name=name or server.name,
+                                 owner=owner)
+    server.secret = record["secret"]
+    if server.secret_file:
+        write_secret(server.secret_file, record["secret"])
+    return record
+
+
+def write_secret(path: str, secret: str) -> None:
+    """Write a secret readable by its owner only."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(secret + "\n")

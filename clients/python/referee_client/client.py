@@ -1,0 +1,209 @@
+"""A client of the referee's REST API (/v1) on a `requests.Session`.
+
+Every method returns the decoded JSON the service answered; every problem detail is raised as
+the RefereeError subclass of its code's family (see referee_client.errors).
+"""
+
+from __future__ import annotations
+
+import time
+
+import requests
+
+from referee_client.errors import RefereeError, error_for
+from referee_client.seat import Seat
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+
+class Client:
+    """The whole REST API: games, matches, seats, bots, arena, tournaments, leaderboards."""
+
+    def __init__(self, url: str = DEFAULT_URL, *, session: requests.Session | None = None,
+                 timeout: float = 30.0, user_agent: str = "referee-client/1"):
+        root = url.rstrip("/")
+        self.url = root if root.endswith("/v1") else root + "/v1"
+        self.session = session or requests.Session()
+        self.session.headers.setdefault("User-Agent", user_agent)
+        self.timeout = timeout
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def request(self, method: str, path: str, *, json=None, params=None, token: str | None = None,
+                timeout: float | None = None, **kwargs) -> requests.Response:
+        """Send one request to `/v1<path>`; raise the family's RefereeError for a problem."""
+        headers = dict(kwargs.pop("headers", None) or {})
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        response = self.session.request(method, self.url + path, json=json, params=params,
+                                        headers=headers, timeout=timeout or self.timeout, **kwargs)
+        if response.status_code >= 400:
+            raise _problem_of(response)
+        return response
+
+    def _get(self, path: str, **kwargs):
+        return self.request("GET", path, **kwargs).json()
+
+    def _post(self, path: str, body: dict | None = None, **kwargs):
+        return self.request("POST", path, json=body if body is not None else {}, **kwargs).json()
+
+    # -- service ----------------------------------------------------------------------------
+
+    def health(self) -> dict:
+        """Liveness: status, version, store kind and the games served."""
+        return self._get("/health")
+
+    def problems(self) -> dict:
+        """The catalogue of generic error codes and what they mean (code -> text)."""
+        return self._get("/problems")["problems"]
+
+    def openapi(self) -> dict:
+        """The service's OpenAPI 3 document."""
+        return self._get("/openapi.json")
+
+    def bot_protocol(self) -> dict:
+        """Bot protocol v1 as an OpenAPI 3 document (what a bot serves)."""
+        return self._get("/bot-protocol/openapi.json")
+
+    # -- games ------------------------------------------------------------------------------
+
+    def games(self) -> list[dict]:
+        """Every game served: name, title, player counts, rules version."""
+        return self._get("/games")["games"]
+
+    def game(self, name: str) -> dict:
+        """One game: options, move vocabulary (JSON Schema + example per type), what it hides."""
+        return self._get(f"/games/{name}")
+
+    def check(self, game: str, *, players: int, seed: int, moves=(), options=None,
+              candidate=None, view_seat: int | None = None) -> dict:
+        """Stateless check: replay `moves` ({seat?, move} items) and describe the position."""
+        body = {"players": players, "seed": seed, "moves": list(moves), "options": options or {},
+                "candidate": candidate, "view_seat": view_seat}
+        return self._post(f"/games/{game}/check", body)
+
+    # -- matches ----------------------------------------------------------------------------
+
+    def create_match(self, game: str, seats: list[str], *, options=None,
+                     seed: int | None = None) -> dict:
+        """A match with `remote` and `builtin:<policy>` seats: id, version, seat tokens."""
+        body = {"game": game, "seats": list(seats), "options": options or {}, "seed": seed}
+        return self._post("/matches", body)
+
+    def matches(self, *, offset: int = 0, limit: int = 20) -> dict:
+        """A page of matches, newest first: {"matches": [...], "total": N}."""
+        return self._get("/matches", params={"offset": offset, "limit": limit})
+
+    def match(self, match_id: str, token: str | None = None) -> dict:
+        """A match: status, seats, version, who must act, result, and the caller's view."""
+        return self._get(f"/matches/{match_id}", token=token)
+
+    def prompt(self, match_id: str, token: str, wait: float = 0.0) -> dict:
+        """The seat's decision and legal moves; long-polls up to `wait` s for a change."""
+        params = {"wait": wait} if wait else None
+        return self._get(f"/matches/{match_id}/prompt", params=params, token=token,
+                         timeout=self.timeout + wait)
+
+    def move(self, match_id: str, token: str, move: dict,
+             expected_version: int | None = None) -> dict:
+        """Submit a move for the token's seat: the new version, status, to_act and view."""
+        body = {"move": move, "expected_version": expected_version}
+        return self._post(f"/matches/{match_id}/moves", body, token=token)
+
+    def log(self, match_id: str, token: str | None = None) -> dict:
+        """The match record (seed and others' hidden moves withheld while it runs)."""
+        return self._get(f"/matches/{match_id}/log", token=token)
+
+    def log_jsonl(self, match_id: str, token: str | None = None) -> str:
+        """The match record as JSON Lines text: a match line, move lines, a result line."""
+        return self.request("GET", f"/matches/{match_id}/log", params={"format": "jsonl"},
+                            token=token).text
+
+    def seat(self, match_id: str, token: str) -> Seat:
+        """A handle for playing one seat of a match with its token (pull mode)."""
+        return Seat(self, match_id, token)
+
+    def wait_for_match(self, match_id: str, timeout: float = 60.0, poll: float = 0.1) -> dict:
+        """Poll a match until it is no longer active; returns it (TimeoutError if it stays)."""
+        return _poll(lambda: self.match(match_id), lambda m: m["status"] != "active",
+                     timeout, poll, f"match {match_id}")
+
+    # -- bots and the arena -----------------------------------------------------------------
+
+    def register_bot(self, url: str, games: list[str], *, name: str | None = None,
+                     owner: str | None = None) -> dict:
+        """Register a bot (the service calls its GET / first); the record with its secret."""
+        return self._post("/bots", {"url": url, "games": list(games), "name": name,
+                                    "owner": owner})
+
+    def bots(self) -> list[dict]:
+        """Every registered bot with its health figures (never the secrets)."""
+        return self._get("/bots")["bots"]
+
+    def bot(self, bot_id: str) -> dict:
+        """One bot and its health: matches, moves, failures by kind, latency, last error."""
+        return self._get(f"/bots/{bot_id}")
+
+    def create_arena_match(self, game: str, seats: list[str], *, options=None,
+                           seed: int | None = None, limits: dict | None = None,
+                           rated: bool | None = None) -> dict:
+        """A match played by the workers: seats `bot:<id>`, `builtin:<policy>` or `remote`."""
+        body = {"game": game, "seats": list(seats), "options": options or {}, "seed": seed,
+                "limits": limits or {}, "rated": rated}
+        return self._post("/arena/matches", body)
+
+    # -- tournaments and leaderboards -------------------------------------------------------
+
+    def create_tournament(self, game: str, entrants: list[str], *,
+                          format: str = "round_robin", **params) -> dict:
+        """Start a round robin or ladder; `params`: players, seeds_per_table, seed, options,
+        limits, rated, concurrency, max_matches (see POST /v1/tournaments)."""
+        return self._post("/tournaments", {"game": game, "entrants": list(entrants),
+                                           "format": format, **params})
+
+    def tournaments(self) -> list[dict]:
+        """Every tournament, newest first (without match lists)."""
+        return self._get("/tournaments")["tournaments"]
+
+    def tournament(self, tournament_id: str) -> dict:
+        """A tournament's progress, standings and matches."""
+        return self._get(f"/tournaments/{tournament_id}")
+
+    def stop_tournament(self, tournament_id: str) -> dict:
+        """Stop a tournament: no new matches; running ones finish."""
+        return self._post(f"/tournaments/{tournament_id}/stop")
+
+    def wait_for_tournament(self, tournament_id: str, timeout: float = 120.0,
+                            poll: float = 0.2) -> dict:
+        """Poll a tournament until it is no longer running; returns it."""
+        return _poll(lambda: self.tournament(tournament_id),
+                     lambda t: t["status"] != "running", timeout, poll,
+                     f"tournament {tournament_id}")
+
+    def leaderboard(self, game: str) -> dict:
+        """A game's ratings: {"game", "status", "standings": [...]}."""
+        return self._get(f"/leaderboards/{game}")
+
+
+def _problem_of(response: requests.Response) -> RefereeError:
+    """The exception for an error response, with or without a problem body."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or "code" not in body:
+        # not ours (a proxy's HTML page, say): keep what we can in a problem of our own shape
+        body = {"status": response.status_code, "code": f"http.{response.status_code}",
+                "detail": response.text[:500] or response.reason or ""}
+    return error_for(body, response.status_code)
+
+
+def _poll(fetch, done, timeout: float, interval: float, what: str):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = fetch()
+        if done(value):
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what} still running after {timeout} s")
+        time.sleep(interval)

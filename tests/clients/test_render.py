@@ -1,0 +1,68 @@
+"""Renderers: the generic text of any game's data, and the registry phase 2 plugs into."""
+
+from __future__ import annotations
+
+from referee_client import render
+from referee_client.render import Renderer, renderer_for
+from referee_client.render.generic import outline
+
+GAME = {"name": "toy", "moves": [{"type": "bid", "description": "bid a card"},
+                                 {"type": "pass", "description": ""}]}
+
+
+def test_outline_of_a_nested_view():
+    """Scalars and short lists on one line each, nested objects indented, None as a dash."""
+    view = {"round": 2, "my_bid": None, "hands": [[1, 2], [3]], "done": True,
+            "players": [{"name": "a", "coins": 3}], "board": {"rows": [[0, 1], [1, 0]]},
+            "empty": {}}
+    assert outline(view) == [
+        "round: 2", "my bid: -", "hands: [[1, 2], [3]]", "done: yes",
+        "players:", "  [0]:", "    name: a", "    coins: 3",
+        "board:", "  rows: [[0, 1], [1, 0]]", "empty: {}"]
+
+
+def test_a_long_list_is_one_item_a_line():
+    """Lists too wide for a line are broken up, one item per line."""
+    lines = outline({"log": ["a fairly long entry number %d" % i for i in range(4)]})
+    assert lines[0] == "log:" and lines[1] == "  [0]: a fairly long entry number 0"
+    assert len(lines) == 5
+
+
+def test_moves_are_numbered_with_each_type_described_once():
+    """The numbers the terminal player accepts, from 1, and what each move type does."""
+    text = Renderer(GAME).moves([{"type": "bid", "card": 1}, {"type": "bid", "card": 2},
+                                 {"type": "pass"}, {"type": "bid", "cards": [1, 2]}])
+    assert text.splitlines() == ["  1. bid card=1    (bid a card)", "  2. bid card=2",
+                                 "  3. pass", "  4. bid cards=[1, 2]"]
+
+
+def test_decision_and_result():
+    """The decision names its kind and sealing; the result lists seats best first."""
+    r = Renderer(GAME)
+    decision = r.decision({"kind": "bid", "move_types": ["bid"], "sealed": True,
+                           "prompt": {"prize": 3}})
+    assert decision.splitlines()[0].startswith("decide: bid (moves: bid) - sealed")
+    assert "  prize: 3" in decision.splitlines()
+    result = r.result({"scores": [1, 5], "ranks": [2, 1], "termination": "forfeit",
+                       "failures": {"0": {"code": "bot.timeout"}}},
+                      [{"seat": 0, "name": "slow"}, {"seat": 1, "name": "quick"}], mine={1})
+    assert result.splitlines() == ["result (forfeit):", "  #1  seat 1 quick (you)  score 5",
+                                   "  #2  seat 0 slow  score 1", "  seat 0 failed: bot.timeout"]
+    assert "stopped by an admin" in r.result({"termination": "aborted",
+                                              "reason": "stopped by an admin"})
+
+
+def test_registry_picks_a_game_renderer_else_the_generic_one(monkeypatch):
+    """A renderer registered for a game is used for it; other games get the generic one."""
+    monkeypatch.setattr(render, "_RENDERERS", {})
+
+    @render.register("toy")
+    class ToyRenderer(Renderer):
+        def view(self, view, seat=None):
+            return f"toy board with {len(view['cells'])} cells"
+
+    assert isinstance(renderer_for("toy", GAME), ToyRenderer)
+    assert renderer_for("toy", GAME).view({"cells": [0, 0, 1]}) == "toy board with 3 cells"
+    assert renderer_for("toy", GAME).move({"type": "bid", "card": 1}) == "bid card=1"
+    assert type(renderer_for("other")) is Renderer
+    assert render.registered() == {"toy": ToyRenderer}
