@@ -47,7 +47,8 @@ class BotRegistry:
         bot = {"id": "b" + secrets.token_hex(6), "name": name or str(info.get("name") or url),
                "url": url, "games": list(games), "owner": owner or "",
                "author": str(info.get("author", "")), "info": info,
-               "registered_at": time.time(), "secret": secrets.token_urlsafe(32)}
+               "registered_at": time.time(),
+               "secret": "bs_" + secrets.token_urlsafe(32)}  # never starts with "-"
         pipe = self.redis.pipeline()
         pipe.set(self._key(bot["id"]), json.dumps(bot))
         pipe.zadd(f"{self.prefix}:bots", {bot["id"]: bot["registered_at"]})

@@ -34,16 +34,27 @@ class Leaderboards:
         self.catch_up(game)
 
     def catch_up(self, game: str) -> int:
-        """Apply finished results in sequence order as far as they go; how many applied."""
-        lock = self._key(game, "lock")
-        token = str(time.time_ns())
-        if not self.redis.set(lock, token, nx=True, px=10_000):
-            return 0  # another process is applying; it will see our result
-        try:
-            return self._apply_ready(game)
-        finally:
-            if self.redis.get(lock) == token:
-                self.redis.delete(lock)
+        """Apply finished results in sequence order as far as they go; how many applied.
+
+        Whoever holds the lock looks again after releasing it: a result recorded while it
+        was applying (by a process that then found the lock taken) is never left behind.
+        """
+        lock, applied = self._key(game, "lock"), 0
+        while True:
+            token = str(time.time_ns())
+            if not self.redis.set(lock, token, nx=True, px=10_000):
+                return applied  # the holder will look again after releasing
+            try:
+                applied += self._apply_ready(game)
+            finally:
+                if self.redis.get(lock) == token:
+                    self.redis.delete(lock)
+            if not self._next_ready(game):
+                return applied
+
+    def _next_ready(self, game: str) -> bool:
+        mark = int(self.redis.get(self._key(game, "watermark")) or 0)
+        return bool(self.redis.hexists(self._key(game, "done"), mark + 1))
 
     def _apply_ready(self, game: str) -> int:
         mark = int(self.redis.get(self._key(game, "watermark")) or 0)

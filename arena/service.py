@@ -19,6 +19,7 @@ from arena.tournaments import Tournaments
 from referee.core.bots import BUILTIN_BOTS
 from referee.service.connection import connect
 from referee.service.drivers import REMOTE, split_kind
+from referee.service.errors import InvalidSeats
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +62,11 @@ class Arena:
         limits = resolve_limits(limits)
         entrants = [self._entrant_of_kind(k) for k in seats]
         if rated and any(e.startswith("remote") for e in entrants):
-            raise InvalidTournament("a rated match has bots and builtins only: pass "
-                                    "rated=false to seat remote players")
+            raise InvalidSeats("a rated match has bots and builtins only: pass rated=false "
+                               "to seat remote players")
         if rated and len(set(entrants)) != len(entrants):
-            raise InvalidTournament("a rated match cannot seat one entrant twice")
+            raise InvalidSeats("a rated match cannot seat one entrant twice: pass "
+                               "rated=false for self-play")
         labels = {**(labels or {}), "arena": True, "rated": bool(rated)}
         name = self.service.games.get(game).spec.name
         if rated:

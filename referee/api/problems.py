@@ -57,6 +57,25 @@ CATALOGUE = {
     "http.not_found": "No such endpoint.",
     "http.method_not_allowed": "The endpoint does not take this method.",
     "server.error": "A fault of the service, logged on our side; not caused by the request.",
+    "server.unavailable": "The service cannot answer now (its store is down); retry later.",
+    "auth.forbidden": "The request is not allowed.",
+    "request.malformed": "The request cannot be read.",
+    "request.unsupported_media_type": "The body is not in a media type the endpoint takes.",
+    "http.not_acceptable": "The endpoint cannot answer in a media type the request accepts.",
+    "http.conflict": "The request conflicts with the resource's state.",
+    "rate.limited": "Too many requests; see Retry-After.",
+    "limits.invalid": "A time limit or the strikes count is unknown or out of bounds.",
+    "bot.rejected": "A bot registration was refused: not an http(s) URL, a failed GET / "
+                    "health check, or games the bot does not play.",
+    "bot.not_found": "No bot with that id.",
+    "tournament.invalid": "Tournament parameters that cannot be run.",
+    "tournament.not_found": "No tournament with that id.",
+    "bot.timeout": "(match failure) The bot did not answer within its move limit and bank.",
+    "bot.unreachable": "(match failure) The bot's URL could not be reached.",
+    "bot.http_error": "(match failure) The bot answered with an HTTP error status.",
+    "bot.bad_response": "(match failure) The answer was not JSON {\"move\": ...}, or too large.",
+    "bot.illegal_move": "(match failure) The bot's move was rejected; `error` holds the "
+                        "rules' own code.",
 }
 """The generic codes, documented at GET /v1/problems."""
 

@@ -109,7 +109,8 @@ class CheckResponseSchema(_Open):
 class MatchCreateSchema(_Open):
     game = fields.String(required=True)
     seats = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=16),
-                        metadata={"description": "one per seat: 'remote' or 'builtin:random'"})
+                        metadata={"description": "one per seat: 'remote', 'builtin:random', or "
+                                                 "'bot:<id>' (a registered bot; unrated)"})
     options = fields.Dict(load_default=dict)
     seed = fields.Integer(load_default=None, allow_none=True,
                           validate=validate.Range(min=0, max=MAX_SEED))

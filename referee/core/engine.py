@@ -28,11 +28,9 @@ class MoveRecord:
 
     def to_dict(self) -> dict:
         """The record as plain data for the log."""
-        data = {"seat": self.seat, "move": self.move, "version": self.version}
+        data = {"seat": self.seat, "move": self.move, "version": self.version, "by": self.by}
         if self.sealed:
             data["sealed"] = True
-        if self.by != "seat":
-            data["by"] = self.by
         return data
 
     @classmethod

@@ -81,7 +81,8 @@ class MatchService:
         kinds = [self._seat_kind(s) for s in seats]
         seed = new_seed() if seed is None else seed
         options, state = engine.start(game, len(kinds), options, seed)
-        tokens = {i: secrets.token_urlsafe(24) for i, k in enumerate(kinds) if k == REMOTE}
+        # a prefix, so a token never starts with "-" (which command lines take for a flag)
+        tokens = {i: "st_" + secrets.token_urlsafe(24) for i, k in enumerate(kinds) if k == REMOTE}
         meta = MatchMeta(
             id=secrets.token_hex(8), game=game.spec.name, rules_version=game.spec.rules_version,
             players=len(kinds), options=options, seed=seed,

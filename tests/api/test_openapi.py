@@ -48,3 +48,23 @@ def test_problem_catalogue(client):
     for code in ("move.malformed", "turn.not_yours", "match.over", "match.version_stale",
                  "game.unknown", "options.invalid", "request.too_large"):
         assert code in problems
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def test_problem_catalogue_covers_every_code_the_service_emits(client):
+    """Every error class, HTTP mapping and bot failure code is explained at /v1/problems."""
+    from arena.bots import FAILURE_KINDS
+    from referee.api.problems import HTTP_CODES
+    from referee.core.errors import IllegalMove, RefereeError
+
+    problems = client.get("/v1/problems").json["problems"]
+    codes = {cls.code for cls in _subclasses(RefereeError) if cls is not IllegalMove}
+    codes |= set(HTTP_CODES.values()) | set(FAILURE_KINDS)
+    codes |= {"limits.invalid", "request.invalid", "request.malformed_json"}
+    assert sorted(codes - set(problems)) == []
+    assert "move.illegal.*" in problems
