@@ -88,8 +88,10 @@ class LineReader:
         return self.text()
 
 
-def start_example_bot(start, language: str, service_url: str, name: str, secret_file: Path):
-    """Start the Python or JS example bot registered with the service; (id, secret, url)."""
+def start_example_bot(start, language: str, service_url: str, name: str, secret_file: Path,
+                      games: str = "gops"):
+    """Start the Python or JS example bot registered with the service for `games` (comma-
+    separated); (id, secret, url)."""
     if language == "js":
         if NODE is None:
             pytest.skip("node is not installed")
@@ -97,7 +99,7 @@ def start_example_bot(start, language: str, service_url: str, name: str, secret_
     else:
         import sys
         args = [sys.executable, str(RANDOM_BOT)]
-    reader = start(args + ["--port", "0", "--name", name, "--games", "gops",
+    reader = start(args + ["--port", "0", "--name", name, "--games", games,
                            "--register", service_url, "--secret-file", str(secret_file)])
     url = reader.wait_for(r"serving (http://\S+)").group(1)
     bot_id = reader.wait_for(r"registered bot (\S+)").group(1)
