@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from referee.core.registry import Registry
+from referee.games import yinzi_ming
 
 GAMES = Registry([
     # one entry per game, e.g. dschunke.GAME
+    yinzi_ming.GAME,
 ])
 
 
