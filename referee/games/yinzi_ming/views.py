@@ -27,15 +27,24 @@ def _seat_view(st: dict) -> dict:
 
 
 def _board(s) -> dict:
-    """Every board space with what lies on it, in board order (a readable map for bots)."""
+    """Every board space's crop and Peasants (plus its Crop tile and Workshop, if any)."""
     board_view = {}
-    for sid, info in data.SPACES.items():
+    for sid in data.SPACE_IDS:
         held = s["occupants"].get(sid)
-        board_view[sid] = {**info, "crop": board.crop(s, sid), "tile": s["tiles"].get(sid),
-                           "workshop": s["covered"].get(sid),
-                           "owner": held["owner"] if held else None,
-                           "count": held["count"] if held else 0}
+        entry = {"crop": board.crop(s, sid), "owner": held["owner"] if held else None,
+                 "count": held["count"] if held else 0}
+        if sid in s["tiles"]:
+            entry["tile"] = s["tiles"][sid]
+        if sid in s["covered"]:
+            entry["workshop"] = s["covered"][sid]
+        board_view[sid] = entry
     return board_view
+
+
+MAP = {"provinces": {p: [sid for sid in data.SPACE_IDS if data.SPACES[sid]["province"] == p]
+                     for p in data.PROVINCES},
+       "salt_mines": [sid for sid in data.SPACE_IDS if data.SPACES[sid]["kind"] == "salt"]}
+"""The static map: each Province's spaces (Fields, then Salt Mines) and the Salt Mines."""
 
 
 def view(s, seat: int | None) -> dict:
@@ -43,6 +52,7 @@ def view(s, seat: int | None) -> dict:
     out = {k: v for k, v in s.items() if k not in _HIDDEN}
     out["you"] = seat
     out["board"] = _board(s)
+    out["map"] = MAP
     out["exchange"] = {"space": s["dial"], "rate": board.rate(s), "last_roll": s["roll"]}
     out["decks"] = {k: sorted(s[k]) for k in _DECKS}
     out["markets"] = {p: {**m, "demands": data.MARKETS[m["tile"]]["spaces"],

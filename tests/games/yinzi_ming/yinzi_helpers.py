@@ -152,6 +152,9 @@ def occupy(s, sid: str, seat: int, count: int = 1) -> None:
 def set_market(s, prov: str, tile: str, spaces: list | None = None) -> None:
     """Show Market tile `tile` in `prov` (swapped with wherever it was), with these occupants."""
     current = s["markets"][prov]["tile"]
+    for owner in s["markets"][prov]["spaces"]:
+        if owner is not None:
+            s["seats"][owner]["peasants"] += 1
     for key in ("market_deck", "market_discard"):
         if tile in s[key]:
             s[key][s[key].index(tile)] = current
