@@ -21,6 +21,10 @@ COMMAND_MOVES = {
 }
 """Which moves each Command action space gives (the five actions of the fragment)."""
 TRADE_MOVES = ("produce", "ship", "quarry")
+BULK = {"build"}
+"""Move types whose candidates already satisfy every per-candidate check by construction, so
+one dry run decides them all (Build lists up to 3 x 4 x 56 Field triples); a test compares
+this shortcut with checking each candidate."""
 
 
 def decision_of(s) -> tuple[str, tuple[str, ...]] | None:
@@ -82,9 +86,12 @@ class YinziMing(Game):
             return []
         moves = []
         for move_type in found[1]:
-            handler = HANDLERS[move_type]
-            moves += [m for m in CANDIDATES[move_type](s, seat)
-                      if board.accepts(handler, s, seat, m)]
+            handler, candidates = HANDLERS[move_type], CANDIDATES[move_type](s, seat)
+            if move_type in BULK:
+                if candidates and board.accepts(handler, s, seat, candidates[0]):
+                    moves += candidates
+                continue
+            moves += [m for m in candidates if board.accepts(handler, s, seat, m)]
         return moves
 
     def apply(self, s, seat, move):

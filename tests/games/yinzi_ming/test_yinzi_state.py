@@ -97,3 +97,40 @@ def test_outcome_ranks_everybody():
     outcome = GAME.outcome(_mid_game())
     assert sorted(outcome.ranks) == [1, 2, 3]
     assert [b["total"] for b in outcome.details["breakdown"]] == list(outcome.scores)
+
+
+def test_bulk_checked_candidates_are_each_legal():
+    """The Build shortcut in legal_moves lists exactly what checking each candidate would."""
+    from referee.core.bots import random_move
+    from referee.games.yinzi_ming import board
+    from referee.games.yinzi_ming.game import BULK, CANDIDATES, HANDLERS
+    checked = 0
+    for seed in range(4):
+        s = new(2, seed)
+        for version in range(2000):
+            if not GAME.pending(s):
+                break
+            seat = s["active"]
+            if s["stage"] == "act" and s["turn"]["action"] == "build":
+                for move_type in BULK:
+                    listed = [m for m in GAME.legal_moves(s, seat) if m["type"] == move_type]
+                    slow = [m for m in CANDIDATES[move_type](s, seat)
+                            if board.accepts(HANDLERS[move_type], s, seat, m)]
+                    assert listed == slow
+                    checked += bool(slow)
+            s = GAME.apply(s, seat, random_move(GAME, s, seat, seed, version))
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_legal_moves_and_pending_never_touch_the_state(players):
+    """Dry runs of every handler leave the state exactly as it was."""
+    s = new(players, 12, exclusive_trade_slots=True, supply_ignores_transport=False)
+    for version in range(3000):
+        before = json.dumps(GAME.to_dict(s), sort_keys=True)
+        if not GAME.pending(s):
+            break
+        moves = GAME.legal_moves(s, s["active"])
+        assert json.dumps(GAME.to_dict(s), sort_keys=True) == before
+        s = GAME.apply(s, s["active"], Rng(version, "pick").choice(moves))
+    assert GAME.pending(s) == ()
