@@ -1,0 +1,218 @@
+"""The five Command actions; each move is one repetition, resolved fully before the next.
+
+Handlers follow `common`'s convention: `(s, seat, move, dry)`.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from referee.games.yinzi_ming import board, data
+from referee.games.yinzi_ming.board import fail
+from referee.games.yinzi_ming.bonus import buy_tile_now, check_tile_purchase
+
+
+def check_action_left(s, rule: str) -> dict:
+    """Fail when the Directive has no action left; returns the turn record."""
+    turn = s["turn"]
+    if turn["used"] >= turn["allowed"]:
+        fail(f"{rule}.no_action_left", f"this Directive's {turn['allowed']} action(s) are "
+                                       f"used up (add an Overseer for another, up to "
+                                       f"{data.MAX_ACTIONS})")
+    return turn
+
+
+def advance(s, seat, move, dry) -> None:
+    """Increase Transport Capacity: the Ambassador moves one space (to the last at most)."""
+    turn = check_action_left(s, "advance")
+    st = s["seats"][seat]
+    if st["ambassador"] >= data.TRACK_LAST:
+        fail("advance.track_end", f"your Ambassador is already on space {data.TRACK_LAST}")
+    if dry:
+        return
+    st["ambassador"] = min(st["ambassador"] + data.TRACK_STEP, data.TRACK_LAST)
+    turn["used"] += 1
+
+
+def deploy(s, seat, move, dry) -> None:
+    """1 Peasant on an unattended light-crop Field, or 2 on an unattended Rice/Maize/Salt Mine."""
+    turn = check_action_left(s, "deploy")
+    sid = move["space"]
+    if not board.unattended(s, sid):
+        fail("deploy.attended", f"{sid} is not unattended")
+    count = board.peasants_for(board.crop(s, sid))
+    if not count:
+        fail("deploy.crop", f"{sid} grows {board.crop(s, sid)}, which takes no Peasants")
+    have = s["seats"][seat]["peasants"]
+    if have < count:
+        fail("deploy.peasants", f"{sid} ({board.crop(s, sid)}) takes {count} Peasant(s), you "
+                                f"have {have} in your supply")
+    cost = board.check_supply_transport(s, seat, turn, count, "deploy", "Deploy")
+    if dry:
+        return
+    board.place_peasants(s, seat, sid, count)
+    turn["moved"] += cost
+    turn["used"] += 1
+
+
+def deploy_tile(s, seat, move, dry) -> None:
+    """Deploy's third option: buy a register tile and place it with 2 Peasants (once/Command)."""
+    turn = check_action_left(s, "deploy_tile")
+    if turn["tile_bought"]:
+        fail("deploy_tile.once", "you can buy a Crop tile only once per Command")
+    check_tile_purchase(s, seat, move["slot"], move["field"], turn, "deploy_tile")
+    if dry:
+        return
+    buy_tile_now(s, seat, move["slot"], move["field"], turn)
+    turn["tile_bought"] = turn["refill_register"] = True
+    turn["used"] += 1
+
+
+def sell(s, seat, move, dry) -> None:
+    """Move your Peasant to a vacant matching market space: 2 Sapeques, 3 at High Demand."""
+    turn = check_action_left(s, "sell")
+    sid, prov, index = move["space"], move["market"], move["index"]
+    held = s["occupants"].get(sid)
+    if held is None or held["owner"] != seat:
+        fail("sell.no_peasant", f"you have no Peasant on {sid}")
+    market = s["markets"][prov]
+    demands = data.MARKETS[market["tile"]]["spaces"]
+    if index >= len(demands):
+        fail("sell.no_space", f"the {prov} market ({market['tile']}) has {len(demands)} spaces")
+    if market["spaces"][index] is not None:
+        fail("sell.occupied", f"space {index} of the {prov} market already holds a Peasant of "
+                              f"seat {market['spaces'][index]}")
+    grown = board.crop(s, sid)
+    if demands[index] != grown:
+        fail("sell.demand", f"space {index} of the {prov} market demands {demands[index]}, "
+                            f"{sid} grows {grown}")
+    cost, river = board.check_transport(s, seat, turn, board.province(sid), prov, "sell",
+                                        "the sale")
+    if dry:
+        return
+    board.take_peasant(s, sid)
+    market["spaces"][index] = seat
+    high = data.MARKETS[market["tile"]]["high_demand"] == grown
+    s["seats"][seat]["sapeques"] += (data.PAY_HIGH if high else data.PAY) + board.broker(s, seat)
+    board.spend_transport(turn, cost, river)
+    turn["used"] += 1
+
+
+def _check_build_fields(s, fields: list[str]) -> None:
+    if fields != sorted(fields, key=data.SPACE_ORDER.__getitem__):
+        fail("build.field_order", f"list the Fields in board order, not {fields}")
+    provinces = {board.province(f) for f in fields}
+    if data.BUILD_SAME_PROVINCE and len(provinces) != 1:
+        fail("build.province", f"a Workshop's Fields lie in one Province, not {sorted(provinces)}")
+    for f in fields:
+        if f in s["covered"]:
+            fail("build.covered", f"{f} is under Workshop {s['covered'][f]}")
+        if not board.unattended(s, f):
+            fail("build.attended", f"{f} is not an unattended Field")
+
+
+def build(s, seat, move, dry) -> None:
+    """Pay 1 Stone, lay a displayed Workshop over 3 unattended Fields, mark it with an Overseer."""
+    turn = check_action_left(s, "build")
+    tile, fields = move["tile"], move["fields"]
+    if tile not in s["display"]:
+        shown = [t for t in s["display"] if t is not None]
+        fail("build.not_displayed", f"Workshop {tile} is not in the display {shown}")
+    _check_build_fields(s, fields)
+    board.need(s, seat, "stone", data.BUILD_STONE, "build", "a Workshop")
+    board.need(s, seat, "overseers", data.BUILD_OVERSEERS, "build", "a Workshop")
+    if dry:
+        return
+    st = s["seats"][seat]
+    st["stone"] -= data.BUILD_STONE
+    st["overseers"] -= data.BUILD_OVERSEERS
+    s["display"][s["display"].index(tile)] = None
+    s["workshops"][tile] = {"owner": seat, "province": board.province(fields[0]),
+                            "fields": list(fields), "level": 1, "goods": 0, "produced": 0}
+    for f in fields:
+        s["covered"][f] = tile
+    turn["refill_display"] = True
+    turn["used"] += 1
+
+
+def upgrade(s, seat, move, dry) -> None:
+    """One level up: 3 Sapeques for Level II, 5 for Level III, plus an Overseer."""
+    turn = check_action_left(s, "upgrade")
+    shop = s["workshops"].get(move["workshop"])
+    if shop is None or shop["owner"] != seat:
+        fail("upgrade.not_yours", f"you have no Workshop {move['workshop']}")
+    if shop["level"] >= data.MAX_LEVEL:
+        fail("upgrade.max_level", f"Workshop {move['workshop']} is already Level {shop['level']}")
+    cost = data.UPGRADE_COST[shop["level"] + 1]
+    board.need(s, seat, "sapeques", cost, "upgrade", f"Level {shop['level'] + 1}")
+    board.need(s, seat, "overseers", data.UPGRADE_OVERSEERS, "upgrade", "an upgrade")
+    if dry:
+        return
+    st = s["seats"][seat]
+    st["sapeques"] -= cost
+    st["overseers"] -= data.UPGRADE_OVERSEERS
+    shop["level"] += 1
+    turn["used"] += 1
+
+
+def corrupt(s, seat, move, dry) -> None:
+    """One Overseer on an empty benefit space; usable from the next phase on."""
+    turn = check_action_left(s, "corrupt")
+    b = move["benefit"]
+    taken = s["admin"][b]
+    if taken is not None:
+        fail("corrupt.occupied", f"{b} already holds an Overseer of seat {taken['owner']}")
+    board.need(s, seat, "overseers", data.CORRUPT_OVERSEERS, "corrupt", "Corrupt Administration")
+    if dry:
+        return
+    s["seats"][seat]["overseers"] -= data.CORRUPT_OVERSEERS
+    s["admin"][b] = {"owner": seat, "round": s["round"], "phase": s["phase"]}
+    turn["used"] += 1
+
+
+def _build_candidates(s, seat):
+    tiles = [t for t in s["display"] if t is not None]
+    if not tiles:
+        return []
+    moves = []
+    for prov in data.PROVINCES:
+        free = [f for f in data.FIELDS_BY_PROVINCE[prov]
+                if f not in s["covered"] and board.unattended(s, f)]
+        for trio in combinations(free, data.BUILD_FIELDS):
+            moves += [{"type": "build", "tile": t, "fields": list(trio)} for t in tiles]
+    return moves
+
+
+def _sell_candidates(s, seat):
+    own = [sid for sid in data.SPACE_IDS
+           if sid in s["occupants"] and s["occupants"][sid]["owner"] == seat]
+    moves = []
+    for prov in data.PROVINCES:
+        market = s["markets"][prov]
+        demands = data.MARKETS[market["tile"]]["spaces"]
+        for i, owner in enumerate(market["spaces"]):
+            if owner is None:
+                moves += [{"type": "sell", "space": sid, "market": prov, "index": i}
+                          for sid in own if board.crop(s, sid) == demands[i]]
+    return moves
+
+
+CANDIDATES = {
+    "advance": lambda s, seat: [{"type": "advance"}],
+    "deploy": lambda s, seat: [{"type": "deploy", "space": sid} for sid in data.SPACE_IDS
+                               if board.unattended(s, sid)],
+    "deploy_tile": lambda s, seat: [{"type": "deploy_tile", "slot": i + 1, "field": f}
+                                    for i, slot in enumerate(s["register"])
+                                    if slot["tile"] is not None
+                                    for f in board.unattended_fields(s)],
+    "sell": _sell_candidates,
+    "build": _build_candidates,
+    "upgrade": lambda s, seat: [{"type": "upgrade", "workshop": w}
+                                for w in sorted(s["workshops"]) if s["workshops"][w]["owner"] == seat],
+    "corrupt": lambda s, seat: [{"type": "corrupt", "benefit": b} for b in data.BENEFIT_IDS
+                                if s["admin"][b] is None],
+}
+"""Candidate moves per type; the handlers decide which are legal."""
+
+HANDLERS = {"advance": advance, "deploy": deploy, "deploy_tile": deploy_tile, "sell": sell,
+            "build": build, "upgrade": upgrade, "corrupt": corrupt}

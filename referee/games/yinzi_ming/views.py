@@ -1,0 +1,76 @@
+"""What a seat may see, and re-dealing what it may not (for the leak check and for search bots).
+
+Hidden from everybody alike: the order of every deck (each player's Order cards, the Crop
+tiles, Workshops, Local Market tiles and Ships) and future die rolls. Everything else
+(money, pieces, revealed cards, discards) is open. A deck's contents stay visible as a sorted
+list, since they follow from public information anyway.
+"""
+
+from __future__ import annotations
+
+from referee.core import Rng
+from referee.core.copying import deep_copy
+from referee.core.rng import MAX_SEED
+from referee.games.yinzi_ming import board, data
+
+_DECKS = ("crop_deck", "workshop_deck", "market_deck", "ship_deck")
+_HIDDEN = set(_DECKS) | {"seed", "seats", "occupants", "tiles", "covered"}  # last 3: see board
+
+
+def _seat_view(st: dict) -> dict:
+    view = {k: v for k, v in st.items() if k != "deck"}
+    view["deck_size"] = len(st["deck"])
+    view["deck_cards"] = sorted(st["deck"])
+    view["cards"] = [{**c, "lines": data.CARDS[c["card"]][0], "value": data.CARDS[c["card"]][1]}
+                     for c in st["cards"]]
+    return view
+
+
+def _board(s) -> dict:
+    """Every board space's crop and Peasants (plus its Crop tile and Workshop, if any)."""
+    board_view = {}
+    for sid in data.SPACE_IDS:
+        held = s["occupants"].get(sid)
+        entry = {"crop": board.crop(s, sid), "owner": held["owner"] if held else None,
+                 "count": held["count"] if held else 0}
+        if sid in s["tiles"]:
+            entry["tile"] = s["tiles"][sid]
+        if sid in s["covered"]:
+            entry["workshop"] = s["covered"][sid]
+        board_view[sid] = entry
+    return board_view
+
+
+MAP = {"provinces": {p: [sid for sid in data.SPACE_IDS if data.SPACES[sid]["province"] == p]
+                     for p in data.PROVINCES},
+       "salt_mines": [sid for sid in data.SPACE_IDS if data.SPACES[sid]["kind"] == "salt"]}
+"""The static map: each Province's spaces (Fields, then Salt Mines) and the Salt Mines."""
+
+
+def view(s, seat: int | None) -> dict:
+    """The state as `seat` (None: a spectator) may see it."""
+    out = {k: v for k, v in s.items() if k not in _HIDDEN}
+    out["you"] = seat
+    out["board"] = _board(s)
+    out["map"] = MAP
+    out["exchange"] = {"space": s["dial"], "rate": board.rate(s), "last_roll": s["roll"]}
+    out["decks"] = {k: sorted(s[k]) for k in _DECKS}
+    out["markets"] = {p: {**m, "demands": data.MARKETS[m["tile"]]["spaces"],
+                          "high_demand": data.MARKETS[m["tile"]]["high_demand"]}
+                      for p, m in s["markets"].items()}
+    out["register"] = [{**r, "slot": i + 1, "cost": data.SLOT_COST[i + 1],
+                        "crop": data.CROP_TILES.get(r["tile"])}
+                       for i, r in enumerate(s["register"])]
+    out["seats"] = [_seat_view(st) for st in s["seats"]]
+    return deep_copy(out)
+
+
+def redetermine(s, seat: int | None, rng: Rng):
+    """A state `seat` cannot tell from `s`: every deck reshuffled, future rolls re-seeded."""
+    other = deep_copy(s)
+    for key in _DECKS:
+        other[key] = rng.shuffled(other[key])
+    for st in other["seats"]:
+        st["deck"] = rng.shuffled(st["deck"])
+    other["seed"] = rng.below(MAX_SEED)
+    return other
