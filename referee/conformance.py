@@ -46,19 +46,20 @@ def run_playout(game: Game, players: int, options: dict | None, seed: int, *,
     rng = Rng(seed, "conformance")
     stats, version = PlayoutStats(), 0
     while True:
-        _check_state(game, state, players, stats, rng, views, seed)
+        text = _check_state(game, state, players, stats, rng, views, seed)
         decisions = game.pending(state)
         if not decisions:
             break
         assert version < MAX_MOVES, f"no end after {MAX_MOVES} moves"
         decision = rng.choice(decisions)
         moves = game.legal_moves(state, decision.seat)
-        _check_listed_moves_accepted(game, state, version, decision, moves, rng, accept_all)
+        _check_listed_moves_accepted(game, state, version, decision, moves, rng, accept_all,
+                                     text)
         stats.probes += _check_unlisted_rejected(game, state, version, decision, moves, rng,
                                                  probes, players)
         move = choose(state, decision, moves, rng)
         assert move in moves, f"the chooser returned an unlisted move {move}"
-        state = _apply_checked(game, state, version, decision.seat, move)
+        state = _apply_checked(game, state, version, decision.seat, move, text)
         stats.log.append((decision.seat, move))
         version += 1
     _check_outcome(game, state, players)
@@ -68,6 +69,7 @@ def run_playout(game: Game, players: int, options: dict | None, seed: int, *,
 
 
 def _snapshot(game: Game, state) -> str:
+    """The state as canonical JSON text: what 'unchanged' and 'the same' are judged by."""
     return json.dumps(game.to_dict(state), sort_keys=True)
 
 
@@ -80,7 +82,8 @@ SEED_LEAK_MINIMUM = 10**6
 """Seeds at least this large are looked for in views: a view that shows the seed shows all."""
 
 
-def _check_state(game, state, players, stats, rng, views, seed=None) -> None:
+def _check_state(game, state, players, stats, rng, views, seed=None) -> str:
+    """Every per-state promise; returns the state's canonical text for the checks after."""
     data = game.to_dict(state)
     text = json.dumps(data, sort_keys=True)
     assert json.dumps(game.to_dict(game.from_dict(json.loads(text))), sort_keys=True) == text, \
@@ -96,24 +99,27 @@ def _check_state(game, state, players, stats, rng, views, seed=None) -> None:
             assert game.legal_moves(state, seat) == [], f"seat {seat} not pending has legal moves"
     if views:
         for viewer in [None, *range(players)]:
-            stats.redeterminations_differing += _check_view_hides(game, state, viewer, rng, seed)
+            stats.redeterminations_differing += _check_view_hides(game, state, viewer, rng,
+                                                                  seed, data)
+    return text
 
 
-def _check_view_hides(game, state, viewer, rng, seed=None) -> int:
+def _check_view_hides(game, state, viewer, rng, seed, data) -> int:
     view = game.view(state, viewer)
-    text = json.dumps(view, sort_keys=True)
     if seed is not None and seed >= SEED_LEAK_MINIMUM:
-        assert str(seed) not in text, "a view shows the match seed, from which every hidden " \
-                                      "card and draw can be computed"
+        assert str(seed) not in json.dumps(view), "a view shows the match seed, from which " \
+                                                  "every hidden card and draw can be computed"
     other = game.redetermine(state, viewer, rng)
-    other_text = json.dumps(game.view(other, viewer), sort_keys=True)
-    assert other_text == text, (
+    other_view = game.view(other, viewer)
+    # equal objects are equal JSON; only unequal ones need the canonical text to decide
+    assert other_view == view or json.dumps(other_view, sort_keys=True) == \
+        json.dumps(view, sort_keys=True), (
         f"the view of {'the spectator' if viewer is None else f'seat {viewer}'} changes when "
         f"hidden information is re-dealt: it leaks what it must not show\n"
-        f"{_first_difference(view, game.view(other, viewer))}")
+        f"{_first_difference(view, other_view)}")
     assert [d.seat for d in game.pending(other)] == [d.seat for d in game.pending(state)], \
         "redetermine changed who must act"
-    return int(_snapshot(game, other) != _snapshot(game, state))
+    return int(game.to_dict(other) != data)
 
 
 def _first_difference(a, b, path="view") -> str:
@@ -130,14 +136,16 @@ def _first_difference(a, b, path="view") -> str:
     return f"{path}: {a!r} != {b!r}"
 
 
-def _apply_checked(game, state, version, seat, move):
-    before = _snapshot(game, state)
+def _apply_checked(game, state, version, seat, move, before: str | None = None):
+    """Play a move through the engine and check that its input state did not change."""
+    before = before if before is not None else _snapshot(game, state)
     new_state, _ = engine.play(game, state, version, seat, move)
     assert _snapshot(game, state) == before, f"apply mutated its input state (move {move})"
     return new_state
 
 
-def _check_listed_moves_accepted(game, state, version, decision, moves, rng, count) -> None:
+def _check_listed_moves_accepted(game, state, version, decision, moves, rng, count,
+                                 text: str | None = None) -> None:
     assert moves, f"seat {decision.seat} must act ({decision.kind}) but has no legal move"
     for move in moves:
         json.dumps(move)
@@ -147,7 +155,7 @@ def _check_listed_moves_accepted(game, state, version, decision, moves, rng, cou
     sample = moves if len(moves) <= count else [rng.choice(moves) for _ in range(count)]
     for move in sample:
         try:
-            _apply_checked(game, state, version, decision.seat, move)
+            _apply_checked(game, state, version, decision.seat, move, text)
         except RefereeError as err:
             raise AssertionError(f"listed move {move} was rejected: {err.code}: {err}") from err
 
@@ -157,7 +165,7 @@ def _check_unlisted_rejected(game, state, version, decision, moves, rng, count,
     listed = {json.dumps(m, sort_keys=True) for m in moves}
     checked = 0
     for _ in range(count):
-        probe = _mutate(game, rng.choice(moves), rng)
+        probe = _mutate(game, rng.choice(moves), rng, decision)
         if probe is None or json.dumps(probe, sort_keys=True) in listed:
             continue
         checked += 1
@@ -181,11 +189,15 @@ def _check_unlisted_rejected(game, state, version, decision, moves, rng, count,
     return checked
 
 
-def _mutate(game, move: dict, rng: Rng):
-    """A near-miss of a legal move: one field changed, dropped, or the type swapped."""
+def _mutate(game, move: dict, rng: Rng, decision=None):
+    """A near-miss of a legal move: one field changed, dropped, or the type swapped; or a
+    bare move (or the declared example) of a type the decision takes."""
     fields = [k for k in move if k != "type"]
-    choice = rng.below(4)
+    choice = rng.below(5)
     probe = dict(move)
+    if choice == 4 and decision is not None:
+        kind = game.spec.move_kind(rng.choice(decision.move_types))
+        return dict(kind.example) if kind.example and rng.below(2) else {"type": kind.type}
     if choice == 0 and fields:
         key = rng.choice(fields)
         probe[key] = _nudge(probe[key], rng)
