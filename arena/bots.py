@@ -14,7 +14,7 @@ HEALTH_TIMEOUT_S = 5.0
 LATENCY_SAMPLES = 1000
 FAILURE_KINDS = {"bot.timeout": "timeouts", "bot.unreachable": "crashes",
                  "bot.http_error": "crashes", "bot.bad_response": "bad_responses",
-                 "bot.illegal_move": "illegal_moves"}
+                 "bot.illegal_move": "illegal_moves", "bot.stalling": "stalls"}
 """Which health counter each failure code counts towards."""
 
 
@@ -114,7 +114,7 @@ class BotRegistry:
         samples = sorted(float(x) for x in self.redis.lrange(self._key(bot_id, "lat"), 0, -1))
         last = self.redis.get(self._key(bot_id, "last_error"))
         figures = {k: stats.get(k, 0) for k in ("matches", "moves", "timeouts", "crashes",
-                                                "bad_responses", "illegal_moves")}
+                                                "bad_responses", "illegal_moves", "stalls")}
         figures["latency_ms"] = {"p50": _pct(samples, 0.50), "p95": _pct(samples, 0.95),
                                  "samples": len(samples)}
         figures["last_error"] = json.loads(last) if last else None

@@ -55,7 +55,8 @@ class BotDriver:
                       clock_ms=round(bank, 3))
 
     def rejected(self, ref: str, failure: dict, match_id: str, version: int) -> None:
-        """The rules rejected the bot's move: count it against the bot."""
+        """The referee found a failure after the bot answered (an illegal move, stalling):
+        count it against the bot."""
         self.bots.record_failure(ref, failure, match_id, version)
 
     def _first_request(self, match_id: str, seat: int) -> bool:

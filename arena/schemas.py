@@ -14,6 +14,8 @@ class LimitsSchema(Schema):
     strikes = fields.Integer(metadata={"description": "failures absorbed (each answered by a "
                                                       "logged random legal move) before a "
                                                       "forfeit (default 0)"})
+    max_streak = fields.Integer(metadata={"description": "moves in a row a bot may make "
+                                                         "before it is stalling (default 500)"})
 
 
 class BotCreateSchema(Schema):

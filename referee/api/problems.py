@@ -76,6 +76,8 @@ CATALOGUE = {
     "bot.bad_response": "(match failure) The answer was not JSON {\"move\": ...}, or too large.",
     "bot.illegal_move": "(match failure) The bot's move was rejected; `error` holds the "
                         "rules' own code.",
+    "bot.stalling": "(match failure) The bot made `max_streak` moves in a row without its "
+                    "turn ending (e.g. exchanging back and forth).",
 }
 """The generic codes, documented at GET /v1/problems."""
 

@@ -165,7 +165,7 @@ class MatchService:
                 raise MatchAborted(f"match {match_id} was aborted by the service")
             state = self.state(meta, live)
             new_state, sealed = engine.play(game, state, live.version, seat, move, expected_version)
-            new_live = self._live_after(game, meta, live, new_state, live.version + 1)
+            new_live = self._live_after(game, meta, live, new_state, live.version + 1, seat)
             if update_live is not None:
                 update_live(new_live)
                 new_live.result = self._result(game, meta, new_live, new_state)
@@ -179,14 +179,17 @@ class MatchService:
         raise MatchBusy(f"match {match_id} changed {COMMIT_ATTEMPTS} times while this move "
                         f"was being committed; submit it again")
 
-    def _live_after(self, game, meta: MatchMeta, old: Live | None, state, version: int) -> Live:
+    def _live_after(self, game, meta: MatchMeta, old: Live | None, state, version: int,
+                    mover: int | None = None) -> Live:
         pending = [d.seat for d in game.pending(state)]
+        streak = [mover, old.streak[1] + 1 if old and old.streak[0] == mover else 1] \
+            if mover is not None else [None, 0]
         live = Live(version=version, status=MatchStatus.ACTIVE.value if pending else
                     MatchStatus.OVER.value, state=game.to_dict(state), pending=pending,
                     forfeits=dict(old.forfeits) if old else {},
                     strikes=dict(old.strikes) if old else {},
                     clocks=dict(old.clocks) if old else {},
-                    latency=dict(old.latency) if old else {})
+                    latency=dict(old.latency) if old else {}, streak=streak)
         live.result = self._result(game, meta, live, state)
         return live
 

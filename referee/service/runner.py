@@ -105,12 +105,25 @@ def _play_one(service, meta, live, seat: int):
     else:
         prefix, ref = split_kind(meta.seat_kind(seat))
         driver = service.drivers[prefix]
-        choice = driver.choose(Turn(meta, live, game, state, seat, decision), ref)
         by = "seat"
         if hasattr(driver, "rejected"):
             def report(failure):
                 driver.rejected(ref, failure, meta.id, live.version)
+        choice = _stalling(meta, live, seat)
+        if choice is not None and report is not None:
+            report(choice.failure)
+        choice = choice or driver.choose(Turn(meta, live, game, state, seat, decision), ref)
     return _commit_choice(service, meta, live, game, state, seat, choice, by, report)
+
+
+def _stalling(meta, live, seat: int) -> Choice | None:
+    """A failure for a bot that has moved `max_streak` times in a row without its turn ending
+    (moves like exchanges can repeat forever); None while it is within the limit."""
+    limit = meta.limits.get("max_streak")
+    if limit and live.streak[0] == seat and live.streak[1] >= limit:
+        return Choice(failure={"code": "bot.stalling", "moves_in_a_row": live.streak[1],
+                               "limit": limit})
+    return None
 
 
 def _commit_choice(service, meta, live, game, state, seat, choice: Choice, by: str,

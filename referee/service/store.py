@@ -77,6 +77,7 @@ class Live:
     strikes: dict = field(default_factory=dict)    # seat (str) -> failures absorbed so far
     clocks: dict = field(default_factory=dict)     # seat (str) -> remaining time bank (ms)
     latency: dict = field(default_factory=dict)    # seat (str) -> last answer's latency (ms)
+    streak: list = field(default_factory=lambda: [None, 0])  # [seat, moves in a row by it]
     updated_at: float = 0.0
 
 

@@ -179,3 +179,35 @@ def test_a_remote_seat_against_bots(client, bots):
     match = play_out(client, body["id"], {0: token})
     assert match["status"] == "over"
     assert "seq" not in match["labels"] and match["labels"]["rated"] is False
+
+
+def _exchanger(request):
+    """Exchanges back and forth whenever it may: a turn that never ends."""
+    import json as _json
+    moves = request["legal_moves"]
+    exchanges = [m for m in moves if m["type"] == "exchange"]
+    if exchanges:
+        wanted = "buy" if request["version"] % 2 == 0 else "sell"
+        move = next((m for m in exchanges if m["direction"] == wanted), exchanges[0])
+    else:
+        move = moves[0]
+    return 200, _json.dumps({"move": move}).encode()
+
+
+def test_a_bot_that_never_ends_its_turn_is_stalling(client, bots):
+    """Moves in a row past max_streak are bot.stalling: the bot forfeits, the match ends."""
+    spinner, good = bots(_exchanger, "spinner", games=("yinzi-ming",)), \
+        bots("good", "steady", games=("yinzi-ming",))
+    ids = [register(client, spinner, games=("yinzi-ming",)),
+           register(client, good, games=("yinzi-ming",))]
+    r = client.post("/v1/arena/matches", json={
+        "game": "yinzi-ming", "seats": [f"bot:{ids[0]}", f"bot:{ids[1]}"], "seed": 1,
+        "limits": {"max_streak": 12}})
+    assert r.status_code == 201, r.json
+    match = finished(client, r.json["id"], timeout=120)
+    result = match["result"]
+    assert result["termination"] == "forfeit" and result["ranks"] == [2, 1]
+    assert result["failures"]["0"]["code"] == "bot.stalling"
+    assert result["failures"]["0"]["moves_in_a_row"] == 12
+    health = client.get(f"/v1/bots/{ids[0]}").json["health"]
+    assert health["stalls"] == 1 and health["last_error"]["code"] == "bot.stalling"
