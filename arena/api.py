@@ -12,6 +12,7 @@ from arena.schemas import (ArenaMatchCreateSchema, BotCreatedSchema, BotCreateSc
                            BotListSchema, BotSchema, LeaderboardSchema, TournamentCreateSchema,
                            TournamentListSchema, TournamentSchema)
 from referee.api.context import service
+from referee.api.matches import created_body
 from referee.api.schemas import MatchCreatedSchema, ProblemSchema
 
 bots_blp = Blueprint("bots", __name__, url_prefix="/v1/bots",
@@ -86,14 +87,7 @@ class ArenaMatches(MethodView):
             rated = "remote" not in body["seats"]
         created = arena().create_match(body["game"], body["seats"], body["options"],
                                        body["seed"], body["limits"], rated=rated)
-        meta, live = created.meta, created.live
-        data = {"id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
-                "version": live.version, "status": live.status,
-                "tokens": {str(s): t for s, t in created.tokens.items()},
-                "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)]}
-        if body["seed"] is not None:
-            data["seed"] = meta.seed
-        return data
+        return created_body(created, seed_chosen=body["seed"] is not None)
 
 
 @tours_blp.route("")

@@ -91,15 +91,20 @@ def redis_settings(real_redis_url):
     """Config for an app on the real Redis, with its own key prefix and queue, and worker
     threads inside the test process; its keys are removed afterwards. Without any real
     Redis, the same app on the embedded store."""
-    import redis
-
     prefix, queue = unique_name("ref"), unique_name("q")
     config = {"REDIS_URL": real_redis_url, "KEY_PREFIX": prefix, "QUEUE_NAME": queue,
               "INLINE_WORKERS": 2}
     yield config
-    if real_redis_url is None:
+    delete_keys(real_redis_url, prefix, queue)
+
+
+def delete_keys(redis_url, prefix: str, queue: str) -> None:
+    """Remove a test's match keys and its RQ queue's keys from a real Redis."""
+    import redis
+
+    if redis_url is None:  # the embedded store goes with the process
         return
-    client = redis.Redis.from_url(real_redis_url)
+    client = redis.Redis.from_url(redis_url)
     for pattern in (f"{prefix}:*", f"rq:*{queue}*"):
         keys = list(client.scan_iter(pattern, count=1000))
         if keys:

@@ -48,14 +48,7 @@ class Matches(MethodView):
         secret until the match ends.
         """
         created = service().create(body["game"], body["seats"], body["options"], body["seed"])
-        meta, live = created.meta, created.live
-        data = {"id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
-                "version": live.version, "status": live.status,
-                "tokens": {str(s): t for s, t in created.tokens.items()},
-                "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)]}
-        if body["seed"] is not None:
-            data["seed"] = meta.seed
-        return data
+        return created_body(created, seed_chosen=body["seed"] is not None)
 
     @blp.arguments(MatchListQuerySchema, location="query")
     @blp.response(200, MatchListSchema)
@@ -156,6 +149,18 @@ class Log(MethodView):
         if query["format"] == "jsonl":
             return Response(to_jsonl(record), mimetype="application/jsonl")
         return record
+
+
+def created_body(created, seed_chosen: bool) -> dict:
+    """The answer to a match creation: id, version, seats, tokens (and the seed if chosen)."""
+    meta, live = created.meta, created.live
+    data = {"id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
+            "version": live.version, "status": live.status,
+            "tokens": {str(s): t for s, t in created.tokens.items()},
+            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)]}
+    if seed_chosen:  # a seed the service drew stays secret until the match ends
+        data["seed"] = meta.seed
+    return data
 
 
 def to_jsonl(record: dict) -> str:

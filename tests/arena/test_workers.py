@@ -14,7 +14,7 @@ import redis
 from arena.ratings import fold, standings
 from tests.api.helpers import wait_until
 from tests.arena.helpers import register
-from tests.conftest import unique_name
+from tests.conftest import delete_keys, unique_name
 from tests.support.bots import BotServer
 from tests.support.http import BIN, start_process, stop_process
 
@@ -50,11 +50,7 @@ def cluster(needs_real_redis):
         stop_process(proc)
     for bot in bots:
         bot.stop()
-    client = redis.Redis.from_url(needs_real_redis)
-    for pattern in (f"{prefix}:*", f"rq:*{queue}*"):
-        keys = list(client.scan_iter(pattern, count=1000))
-        if keys:
-            client.delete(*keys)
+    delete_keys(needs_real_redis, prefix, queue)
 
 
 def _entrant_records(client, tour):

@@ -6,10 +6,9 @@ import os
 import sys
 
 import pytest
-import redis
 
 from tests.clients.support import CLIENTS_PY, LineReader, serving, start_example_bot
-from tests.conftest import unique_name
+from tests.conftest import delete_keys, unique_name
 from tests.support.http import BIN, start_process
 
 # The client package as a checkout has it (an editable install puts the same directory on
@@ -36,17 +35,7 @@ def shared_service_url(real_redis_url):
                       "INLINE_WORKERS": 2})
     with serving(app) as url:
         yield url
-    _delete_keys(real_redis_url, prefix, queue)
-
-
-def _delete_keys(redis_url, prefix, queue) -> None:
-    if redis_url is None:  # the embedded store goes with the process
-        return
-    client = redis.Redis.from_url(redis_url)
-    for pattern in (f"{prefix}:*", f"rq:*{queue}*"):
-        keys = list(client.scan_iter(pattern, count=1000))
-        if keys:
-            client.delete(*keys)
+    delete_keys(real_redis_url, prefix, queue)
 
 
 @pytest.fixture
@@ -113,4 +102,4 @@ def cluster_url(needs_real_redis):
         yield url
     for worker in workers:  # before the keys go, or a worker's heartbeat writes them back
         worker.stop()
-    _delete_keys(needs_real_redis, prefix, queue)
+    delete_keys(needs_real_redis, prefix, queue)

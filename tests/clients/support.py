@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import json
 import re
@@ -15,6 +14,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.support.http import serve_in_thread
+
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS_PY = ROOT / "clients" / "python"
 JS_DIR = ROOT / "clients" / "js"
@@ -24,21 +25,8 @@ NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 
-@contextlib.contextmanager
-def serving(app):
-    """Serve a WSGI app on a loopback port; yields its URL. Stops within 50 ms (the shared
-    helper polls for shutdown every 0.5 s, which adds up over many short tests)."""
-    from werkzeug.serving import make_server
-
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.port}"
-    finally:
-        server.shutdown()
-        thread.join(5)
+serving = serve_in_thread
+"""Serve a WSGI app on a loopback port; yields its URL (the shared test helper)."""
 
 
 class LineReader:

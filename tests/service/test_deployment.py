@@ -8,7 +8,7 @@ import time
 import redis
 import requests
 
-from tests.conftest import unique_name
+from tests.conftest import delete_keys, unique_name
 from tests.support.http import BIN, free_port, start_process, stop_process, wait_for_http
 
 
@@ -77,9 +77,5 @@ def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
         assert client.zcard(f"{prefix}:matches") == 7
     finally:
         outputs = [stop_process(p) for p in [api, *workers]]
-        client = redis.Redis.from_url(redis_url)
-        for pattern in (f"{prefix}:*", f"rq:*{queue}*"):
-            keys = list(client.scan_iter(pattern))
-            if keys:
-                client.delete(*keys)
+        delete_keys(redis_url, prefix, queue)
     assert not any("Traceback" in out for out in outputs), outputs
