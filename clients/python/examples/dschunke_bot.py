@@ -33,7 +33,7 @@ def choose(request: dict) -> dict:
     kind = request["decision"]["kind"]
     handler = HANDLERS.get(kind)
     move = handler(request["view"], moves, request["decision"]) if handler else None
-    # no opinion (set-up variant placements): any legal move
+    # no opinion (where the face-down merchants go in the set-up variant): any legal move
     return move if move in moves else random.choice(moves)
 
 
@@ -213,10 +213,22 @@ def relocate_merchant(view: dict, moves: list, decision: dict) -> dict:
                                         for s in range(view["players"]) if s != me))
 
 
+def place_strip(view: dict, moves: list, decision: dict) -> dict:
+    """Set-up variant: lay the neighbour's strip where it gains them least (and us most)."""
+    owner = decision["prompt"].get("owner", view["you"])
+    junks = S.board(view)
+
+    def gain(move):
+        after = dict(junks, **{move["junk"]: S.loaded(junks[move["junk"]], owner, 1)})
+        return S.position_gain(view, junks, after)
+    return max(moves, key=gain)
+
+
 HANDLERS = {
     "action": act, "after_action": after_act, "take_goods": take_goods, "resupply": resupply,
     "bid": bid, "trade_window": trade_window, "trade": trade, "choose_stack": choose_stack,
     "take_card": take_card, "s_reward": s_reward, "relocate_merchant": relocate_merchant,
+    "place_strip": place_strip,
 }
 
 

@@ -19,7 +19,7 @@ LAYER, CRATES, ROUNDS = 3, 3, 10
 SHIP_BONUS, ALL_SHIPS_BONUS = 4, 25
 S_VALUE, LAST_S_VALUE = 4.0, 3.0
 """What a won S is worth: a special card (about 4 yuan), and 3 yuan in round 10."""
-INCOMING_PER_ROUND = 0.55
+INCOMING_PER_ROUND = 1.0
 """Strips the other players lay on one junk per round, on average: the threat of cover."""
 DENIAL = 0.35
 """How much an opponent's loss counts against our gain (there are 2-3 of them)."""

@@ -246,9 +246,11 @@ class DschunkeRenderer(Renderer):
         """The generic decision text, plus what a bid step asks."""
         text = super().decision(decision)
         prompt = decision.get("prompt") or {}
-        if decision.get("kind") == "bid" and "goods" in prompt:
-            text += (f"\n  how many {prompt['goods']} cards do you lay (colour {prompt.get('step')}"
-                     f" of {prompt.get('of')})? a bid in two colours is void")
+        if decision.get("kind") == "bid" and "goods" in prompt:  # the market is shown above
+            return (text.splitlines()[0] +
+                    f"\n  how many {prompt['goods']} cards do you lay (colour {prompt.get('step')}"
+                    f" of {prompt.get('of')}; open: {', '.join(prompt.get('open') or [])})?"
+                    "\n  lay cards in one colour only: a bid in two colours is void")
         return text
 
     @staticmethod
