@@ -66,13 +66,16 @@ def tournament(argv) -> None:
     parser.add_argument("--players", type=int)
     parser.add_argument("--seeds", type=int, default=2, help="seeds per table")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed")
+    parser.add_argument("--seatings", choices=["rotations", "permutations"],
+                        default="rotations", help="each table in its rotations or every order")
     parser.add_argument("--out", help="write the standings and results as JSON here")
     args = parser.parse_args(argv)
     arena = offline_arena()
     entrants = [seat_for(arena, args.game, b).removeprefix("bot:") for b in args.bots]
     tour = arena.tournaments.create({
         "game": args.game, "entrants": entrants, "players": args.players,
-        "seeds_per_table": args.seeds, "seed": args.seed, "options": json.loads(args.options),
+        "seeds_per_table": args.seeds, "seatings": args.seatings, "seed": args.seed,
+        "options": json.loads(args.options),
         "limits": _limits(args), "rated": True})
     for match_id in arena.tournaments.match_ids(tour["id"]):
         run_to_end(arena, match_id)

@@ -66,6 +66,10 @@ class TournamentCreateSchema(Schema):
                            validate=validate.OneOf(["round_robin", "ladder"]))
     players = fields.Integer(load_default=None, allow_none=True)
     seeds_per_table = fields.Integer(load_default=2, validate=validate.Range(min=1, max=1000))
+    seatings = fields.String(load_default="rotations",
+                             validate=validate.OneOf(["rotations", "permutations"]),
+                             metadata={"description": "round robin: each table in its cyclic "
+                                                      "rotations, or in every seat order"})
     seed = fields.Integer(load_default=None, allow_none=True,
                           validate=validate.Range(min=0, max=MAX_SEED))
     options = fields.Dict(load_default=dict)
@@ -84,6 +88,7 @@ class TournamentSchema(Schema):
     entrants = fields.List(fields.String())
     players = fields.Integer()
     seeds_per_table = fields.Integer()
+    seatings = fields.String()
     seed = fields.Integer()
     options = fields.Dict()
     limits = fields.Dict()

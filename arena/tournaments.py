@@ -1,7 +1,8 @@
 """Tournaments: a duplicate-format round robin, and a continuous ladder.
 
 Round robin: every table of `players` entrants drawn from those entered, each table played
-in every seat rotation on the same K seeds, so seat order and deal luck cancel out.
+in every seat rotation (or every seat order) on the same K seeds, so seat order and deal luck
+cancel out.
 Ladder: a matchmaker keeps `concurrency` matches running, always seating the entrants who
 have played least (ties broken by a draw from the tournament seed), until `max_matches`.
 """
@@ -27,15 +28,26 @@ def entrant_seat(entrant: str) -> str:
     return entrant if entrant.startswith("builtin:") else f"bot:{entrant}"
 
 
-def round_robin_plan(entrants: list[str], players: int, seeds: list[int]) -> list[dict]:
-    """Every (table, seed, rotation): the seats of each match, in a fixed order."""
+SEATINGS = ("rotations", "permutations")
+
+
+def seatings_of(group: tuple, how: str) -> list[tuple]:
+    """Each seating of a table: its cyclic rotations, or every order of its entrants (which
+    also varies who sits after whom, at players! matches instead of players)."""
+    if how == "permutations":
+        return list(itertools.permutations(group))
+    return [group[r:] + group[:r] for r in range(len(group))]
+
+
+def round_robin_plan(entrants: list[str], players: int, seeds: list[int],
+                     how: str = "rotations") -> list[dict]:
+    """Every (table, seed, seating): the seats of each match, in a fixed order."""
     plan = []
     for table, group in enumerate(itertools.combinations(entrants, players)):
         for seed_index, seed in enumerate(seeds):
-            for rotation in range(players):
-                seats = list(group[rotation:] + group[:rotation])
+            for rotation, seats in enumerate(seatings_of(group, how)):
                 plan.append({"table": table, "seed_index": seed_index, "seed": seed,
-                             "rotation": rotation, "entrants": seats})
+                             "rotation": rotation, "entrants": list(seats)})
     return plan
 
 
@@ -61,9 +73,10 @@ class Tournaments:
         tour = {"id": "t" + secrets.token_hex(6), "game": game.spec.name,
                 "format": spec.get("format", "round_robin"), "entrants": entrants,
                 "players": players, "seeds_per_table": spec.get("seeds_per_table", 2),
-                "seed": seed, "options": spec.get("options") or {},
+                "seatings": spec.get("seatings") or "rotations", "seed": seed, "options": spec.get("options") or {},
                 "limits": resolve_limits(spec.get("limits")), "rated": spec.get("rated", True),
-                "concurrency": spec.get("concurrency", 2), "max_matches": spec.get("max_matches", 100),
+                "concurrency": spec.get("concurrency", 2),
+                "max_matches": spec.get("max_matches", 100),
                 "created_at": time.time(), "status": "running", "planned": 0}
         game.check_setup(players, game.spec.resolve_options(tour["options"]))
         self.redis.set(self._key(tour["id"]), json.dumps(tour))
@@ -86,8 +99,11 @@ class Tournaments:
             raise InvalidTournament(f"{players}-player tables need at least {players} entrants")
         for entrant in entrants:
             self.arena.check_entrant(entrant, game.spec.name)
+        if spec.get("seatings", "rotations") not in SEATINGS:
+            raise InvalidTournament(f"seatings must be one of {SEATINGS}")
         if spec.get("format", "round_robin") == "round_robin":
-            count = _comb(len(entrants), players) * spec.get("seeds_per_table", 2) * players
+            per_table = len(seatings_of(tuple(range(players)), spec.get("seatings") or "rotations"))
+            count = _comb(len(entrants), players) * spec.get("seeds_per_table", 2) * per_table
             if count > MAX_MATCHES:
                 raise InvalidTournament(f"this round robin would need {count} matches; "
                                         f"the limit is {MAX_MATCHES}")
@@ -95,7 +111,7 @@ class Tournaments:
     def _start_round_robin(self, tour: dict) -> None:
         rng = Rng(tour["seed"], "tournament-seeds")
         seeds = [rng.below(MAX_SEED) for _ in range(tour["seeds_per_table"])]
-        plan = round_robin_plan(tour["entrants"], tour["players"], seeds)
+        plan = round_robin_plan(tour["entrants"], tour["players"], seeds, tour["seatings"])
         self._update(tour["id"], planned=len(plan))
         for index, item in enumerate(plan):
             self._create_match(tour, index, item)

@@ -68,3 +68,17 @@ def test_referee_tournament_prints_standings(tmp_path):
     assert len(data["results"]) == 12
     assert "builtin:random" in proc.stdout and "ordinal" in proc.stdout
     assert sorted(r["matches"] for r in data["tournament"]["standings"]) == [8, 8, 8]
+
+
+def test_round_robin_plans_rotations_or_permutations():
+    """Rotations: each table in its n cyclic orders; permutations: in all n! orders."""
+    from arena.tournaments import round_robin_plan
+
+    rotations = round_robin_plan(["a", "b", "c"], 3, [1, 2])
+    assert [p["entrants"] for p in rotations[:3]] == [["a", "b", "c"], ["b", "c", "a"],
+                                                       ["c", "a", "b"]]
+    assert len(rotations) == 6 and {p["seed"] for p in rotations} == {1, 2}
+    orders = round_robin_plan(["a", "b", "c", "d"], 3, [7], "permutations")
+    assert len(orders) == 4 * 6
+    first_table = [tuple(p["entrants"]) for p in orders if p["table"] == 0]
+    assert len(set(first_table)) == 6 and ("a", "c", "b") in first_table
