@@ -11,19 +11,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-# The component tables the view names only by id (rules.md / the completion, 5.9-5.11).
-_GOODS = ["preserves", "paper", "grass_cloth", "sugar", "nankeen", "brick_tea", "rice_wine",
-          "spirits"]
-GOOD_OF = {f"W{i:02d}": _GOODS[(i - 1) // 2] for i in range(1, 17)}
-"""Workshop tile -> the Good it makes (16 tiles, 2 of each Good, in this order)."""
-INPUT = {"preserves": "fruit", "paper": "bamboo", "grass_cloth": "ramie", "sugar": "sugarcane",
-         "nankeen": "cotton", "brick_tea": "tea", "rice_wine": "rice", "spirits": "maize"}
-"""Good -> the crop a Workshop of it takes from a Local Market."""
-SHIP_WANTS = {"S1": ["brick_tea", "sugar", "nankeen"], "S2": ["brick_tea", "paper", "preserves"],
-              "S3": ["nankeen", "grass_cloth", "rice_wine"], "S4": ["sugar", "paper", "spirits"],
-              "S5": ["rice_wine", "spirits", "grass_cloth"],
-              "S6": ["preserves", "sugar", "rice_wine"],
-              "S7": ["nankeen", "brick_tea", "spirits"], "S8": ["paper", "grass_cloth", "preserves"]}
+# The component tables the view names only by id (W03, S5): the terminal renderer of the
+# client library keeps them (the completion, 5.10-5.11).
+from referee_client.render.yinzi_ming import GOOD_OF, INPUT, SHIPS
+
+SHIP_WANTS = {ship: wants for ship, (_, wants) in SHIPS.items()}
 """Ship -> the Goods its three slots take, in slot order."""
 DOUBLE = {"rice", "maize", "salt"}
 """Deploy puts 2 Peasants on these, 1 on any other crop."""
