@@ -56,8 +56,8 @@ def start_space(pos: yz.Position, legal: list[dict]) -> dict:
         crop, prov = pos.view["board"][sid]["crop"], pos.province(sid)
         near = sum(1 for p, _, k, _ in demand if k == crop and p == prov)
         anywhere = sum(pay for _, _, k, pay in demand if k == crop)
-        return (crop in wanted) * 2 + near * 0.6 + anywhere * 0.1 + random.random() * 0.01
-    return max(legal, key=score)
+        return (crop in wanted) * 2 + near * 0.6 + anywhere * 0.1
+    return max(legal, key=score)  # ties: the first in board order
 
 
 def merchant(pos: yz.Position, legal: list[dict]) -> dict:
@@ -73,7 +73,8 @@ def merchant(pos: yz.Position, legal: list[dict]) -> dict:
         if slot["tile"] and slot["cost"] <= pos.st["sapeques"] and pos.st["peasants"] >= 2:
             tile = max(0.0, tile_value(pos, slot))
         return gain[move["slot"]] + tile + 0.1 * (5 - move["slot"])
-    return max(legal, key=score)
+    # with the option exchange_in_bonus_turn, exchanges are offered here too: not needed
+    return max((m for m in legal if m["type"] == "merchant"), key=score)
 
 
 def crop_tile(pos: yz.Position, legal: list[dict]) -> dict:
