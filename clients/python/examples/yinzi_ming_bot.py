@@ -115,10 +115,10 @@ def directive(pos: yz.Position, legal: list[dict]) -> dict:
         urgent = URGENCY.get(action, 4.5 if pos.view["admin"].get("B6") is None else 2.0)
         options.append((urgent if v > 0.05 else 0.5,
                         {"type": "command", "card": card["card"], "action": action}))
+    useful = [v for v, _ in yz.distinct(yz.ACTION_MOVES[None](pos)) if v > 0.05]
     for card in cards:
         if card["bottom"]:
             continue
-        useful = [v for v, _ in yz._distinct(yz.ACTION_MOVES[None](pos), None) if v > 0.05]
         if len(useful) >= card["value"]:
             rank = 2.7 + 0.01 * card["value"]     # it can use all its actions now
         elif useful:
@@ -145,12 +145,18 @@ def act(pos: yz.Position, legal: list[dict]) -> dict:
             if extra:
                 return extra
             break  # every other candidate needs an action too
-        need = {"upgrade": yz.UPGRADE.get(pos.shops.get(move.get("workshop"), {}).get(
-            "level", 0) + 1, (0,))[0], "quarry": 2}.get(move["type"], 0)
+        need = sapeques_needed(pos, move)
         sold = sell_yinzi(legal) if pos.st["sapeques"] < need <= pos.wealth else None
         if sold:
             return sold
     return use_benefits(pos, legal) or convert(pos, legal) or DONE
+
+
+def sapeques_needed(pos: yz.Position, move: dict) -> int:
+    """What an upgrade or a Quarry costs (the Sapeque spends a Yinzi may be sold for)."""
+    if move["type"] == "upgrade":
+        return yz.UPGRADE[pos.shops[move["workshop"]]["level"] + 1][0]
+    return 2 if move["type"] == "quarry" else 0
 
 
 def more_actions(pos: yz.Position, legal: list[dict], value: float) -> dict | None:

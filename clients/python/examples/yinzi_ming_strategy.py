@@ -22,7 +22,7 @@ DOUBLE = {"rice", "maize", "salt"}
 UPGRADE = {2: (3, 2), 3: (5, 3)}
 """Level -> (Sapeques it costs, VP it adds)."""
 RATE = {space: space + 1 for space in range(1, 7)}
-ROUNDS, MAX_ACTIONS, TRACK_LAST = 4, 4, 6
+ROUNDS, TRACK_LAST = 4, 6
 
 
 @lru_cache(maxsize=None)
@@ -399,19 +399,24 @@ def action_plan_value(pos: Position, action: str | None, n: int) -> float:
     the best `n` distinct positive candidates, a rough bound that ranks the choices."""
     if action == "transport":
         return min(n, TRACK_LAST - pos.st["ambassador"]) * advance_value(pos)
-    scored = sorted((v for v, m in _distinct(ACTION_MOVES[action](pos), action)), reverse=True)
+    scored = sorted((v for v, m in distinct(ACTION_MOVES[action](pos))), reverse=True)
     return sum(v for v in scored[:n] if v > 0)
 
 
-def _distinct(cands: list[tuple[float, dict]], action) -> list[tuple[float, dict]]:
-    """One candidate per thing used up: a sale per Peasant, a build per tile, ..."""
+def distinct(cands: list[tuple[float, dict]]) -> list[tuple[float, dict]]:
+    """The best candidate per thing a move uses up: a sale per Peasant's space, Produce and
+    Ship per Workshop, one build and one Crop tile per Command; other moves are all kept."""
     best: dict = {}
     for value, move in cands:
-        t = move["type"]
-        key = {"sell": lambda: ("sell", move["space"]), "build": lambda: ("build",),
-               "produce": lambda: ("produce", move["workshop"]),
-               "ship": lambda: ("ship", move["workshop"]),
-               "deploy_tile": lambda: ("tile",)}.get(t, lambda: (t, str(sorted(move.items()))))()
+        kind = move["type"]
+        if kind == "sell":
+            key = (kind, move["space"])
+        elif kind in ("produce", "ship"):
+            key = (kind, move["workshop"])
+        elif kind in ("build", "deploy_tile"):
+            key = (kind,)
+        else:
+            key = (kind, tuple(sorted(move.items())))
         if key not in best or value > best[key][0]:
             best[key] = (value, move)
     return list(best.values())
