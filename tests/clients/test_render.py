@@ -55,7 +55,7 @@ def test_decision_and_result():
 def test_registry_picks_a_game_renderer_else_the_generic_one(monkeypatch):
     """A renderer registered for a game is used for it; other games get the generic one."""
     monkeypatch.setattr(render, "_RENDERERS", {})
-    monkeypatch.setattr(render, "BUILTIN", ())  # the games' own renderers are not under test
+    monkeypatch.setattr(render, "BUILTIN", {})  # the shipped games' renderers are not under test
 
     @render.register("toy")
     class ToyRenderer(Renderer):
@@ -67,3 +67,13 @@ def test_registry_picks_a_game_renderer_else_the_generic_one(monkeypatch):
     assert renderer_for("toy", GAME).move({"type": "bid", "card": 1}) == "bid card=1"
     assert type(renderer_for("other")) is Renderer
     assert render.registered() == {"toy": ToyRenderer}
+
+
+def test_shipped_renderers_survive_a_swapped_registry(monkeypatch):
+    """A builtin game's renderer is found by its module, whatever the registry held when
+    that module was first imported."""
+    with monkeypatch.context() as patch:
+        patch.setattr(render, "_RENDERERS", {})
+        first = {game: type(renderer_for(game)) for game in render.BUILTIN}
+    again = {game: type(renderer_for(game)) for game in render.BUILTIN}
+    assert first == again and Renderer not in again.values()

@@ -1,0 +1,422 @@
+"""Game knowledge for the Yinzi: Ming heuristic bot: a model of one seat's position, read
+from the wire view only, and what each kind of move is worth in end-of-game VP.
+
+Scoring (the completion, 5.15): Ship VP + 2 per Yinzi + 2 x floor(Sapeques / final rate)
++ Workshops (I 1, II 3, III 6) + (Ambassador space - 1) + 3 for B6 - unpaid tax. So a
+Sapeque is worth about 2 / (final rate) VP, a shipped Good 2 VP plus a Yinzi (4 VP), and a
+Workshop costs 1 Yinzi of tax (2 VP) every round it stands.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+# The component tables the view names only by id (W03, S5): the terminal renderer of the
+# client library keeps them (the completion, 5.10-5.11).
+from referee_client.render.yinzi_ming import GOOD_OF, INPUT, SHIPS
+
+SHIP_WANTS = {ship: wants for ship, (_, wants) in SHIPS.items()}
+"""Ship -> the Goods its three slots take, in slot order."""
+DOUBLE = {"rice", "maize", "salt"}
+"""Deploy puts 2 Peasants on these, 1 on any other crop."""
+UPGRADE = {2: (3, 2), 3: (5, 3)}
+"""Level -> (Sapeques it costs, VP it adds)."""
+RATE = {space: space + 1 for space in range(1, 7)}
+ROUNDS, TRACK_LAST = 4, 6
+
+
+@lru_cache(maxsize=None)
+def sapeque_value(space: int, rolls: int) -> float:
+    """Expected VP of one Sapeque at the end: E[2 / final rate] after `rolls` more die rolls
+    (above the marker it moves up, below down, so the rate drifts towards the middle)."""
+    if rolls == 0:
+        return 2 / RATE[space]
+    total = 0.0
+    for roll in range(1, 7):
+        nxt = space + 1 if roll > space else space - 1 if roll < space else space
+        total += sapeque_value(nxt, rolls - 1)
+    return total / 6
+
+
+class Position:
+    """One seat's reading of a request: its holdings, the board, and the turn in progress."""
+
+    def __init__(self, request: dict):
+        self.request = request
+        self.view = v = request["view"]
+        self.me = request["seat"]
+        self.st = v["seats"][self.me]
+        self.round = v["round"]
+        self.rate = v["exchange"]["rate"]
+        self.sv = sapeque_value(v["exchange"]["space"], ROUNDS - self.round)
+        self.last_round = self.round >= ROUNDS
+        self.turn = v.get("turn") or {}
+        self.prompt = (request.get("decision") or {}).get("prompt") or {}
+        self.shops = {w: s for w, s in v["workshops"].items() if s["owner"] == self.me}
+        self.space_province = {sid: p for p, ids in v["map"]["provinces"].items() for sid in ids}
+
+    # -- holdings ---------------------------------------------------------------------------
+    @property
+    def wealth(self) -> int:
+        """Sapeques plus what the Yinzi would sell for now: budgets use this, so an exchange
+        (which keeps it constant) never changes what the bot wants to do."""
+        return self.st["sapeques"] + self.rate * self.st["yinzi"]
+
+    def inputs(self) -> dict[str, int]:
+        """Crop -> how many more Goods our Workshops may make from it this round."""
+        room: dict[str, int] = {}
+        for wid, shop in self.shops.items():
+            crop = INPUT[GOOD_OF[wid]]
+            room[crop] = room.get(crop, 0) + shop["level"] - shop["produced"]
+        return room
+
+    def used_crops(self) -> set[str]:
+        """The input crops of our Workshops (whatever their production this round)."""
+        return {INPUT[GOOD_OF[w]] for w in self.shops}
+
+    def field_peasants(self) -> list[tuple[str, str, int]]:
+        """(space, crop, count) for each board space holding our Peasants."""
+        return [(sid, e["crop"], e["count"]) for sid, e in self.view["board"].items()
+                if e["owner"] == self.me and e["count"]]
+
+    def trade_left(self) -> int:
+        """Trade actions still to come this round (bottom halves not used yet)."""
+        return sum(c["value"] for c in self.st["cards"] if not c["bottom"])
+
+    def rounds_left(self) -> int:
+        """Rounds after this one."""
+        return ROUNDS - self.round
+
+    # -- the board --------------------------------------------------------------------------
+    def province(self, sid: str) -> str:
+        """The Province of a board space."""
+        return self.space_province[sid]
+
+    def cost(self, src: str, dst: str) -> int:
+        """Transport points between two Provinces (or the Port): 0 within one, else 1."""
+        return 0 if src == dst else 1
+
+    def allowance(self) -> int:
+        """Transport points left in this turn (the Ambassador's space outside a turn)."""
+        if "transport_left" in self.prompt:
+            return self.prompt["transport_left"]
+        return self.st["ambassador"]
+
+    def vacant_demand(self) -> list[tuple[str, int, str, int]]:
+        """(market, index, crop, pay) for every vacant Local Market space."""
+        out, broker = [], self.broker()
+        for prov, m in self.view["markets"].items():
+            for i, (crop, owner) in enumerate(zip(m["demands"], m["spaces"])):
+                if owner is None:
+                    out.append((prov, i, crop, (3 if m["high_demand"] == crop else 2) + broker))
+        return out
+
+    def broker(self) -> int:
+        """+1 Sapeque a sale when our Merchant is on the Market Broker slot (4)."""
+        return 1 if self.view["register"][3]["merchant"] == self.me else 0
+
+    def ship_slots(self, good: str) -> int:
+        """Vacant slots for `good` on the Ships at the Port."""
+        return sum(1 for p in self.view["port"] for g, o in zip(SHIP_WANTS[p["ship"]], p["slots"])
+                   if g == good and o is None)
+
+    def goods_waiting(self, good: str) -> int:
+        """Our Goods of this kind already made and waiting on Workshops."""
+        return sum(s["goods"] for w, s in self.shops.items() if GOOD_OF[w] == good)
+
+    def unattended(self, sid: str) -> bool:
+        """No Peasant and no Workshop on the space."""
+        e = self.view["board"][sid]
+        return not e["count"] and "workshop" not in e
+
+    def free_admin(self) -> list[str]:
+        """Benefit spaces without an Overseer."""
+        return [b for b, taken in self.view["admin"].items() if taken is None]
+
+    def holds(self, benefit: str) -> bool:
+        """Whether our Overseer is on this benefit space."""
+        taken = self.view["admin"].get(benefit)
+        return taken is not None and taken["owner"] == self.me
+
+    # -- values (in end-of-game VP) -----------------------------------------------------------
+    def peasant_value(self, crop: str, more: int = 0) -> float:
+        """A Peasant put on a Field (after `more` others): a future sale, more when a Workshop
+        of ours eats that crop; next to nothing once we hold more than we can still sell."""
+        if self.on_fields() + more >= self.sales_left():
+            return 0.1
+        sale = 2.4 * self.sv if not self.last_round else 2.2 * self.sv
+        return sale + (1.6 if crop in self.used_crops() else 0.0)
+
+    def on_fields(self) -> int:
+        """Our Peasants standing on board spaces (each is one sale)."""
+        return sum(c for _, _, c in self.field_peasants())
+
+    def sales_left(self) -> int:
+        """About how many sales we still make: one Sell Command a round, ~3 each."""
+        return 3 * (self.rounds_left() + (self.st["spaces"]["sell"] is None))
+
+    def good_value(self, good: str) -> float:
+        """A Good made now: 4 VP once shipped, if a Ship slot will take it in time."""
+        slots = self.ship_slots(good) - self.goods_waiting(good)
+        if self.last_round:
+            return 3.5 if slots > 0 and self.trade_left() + self.extra_trade() > 0 else 0.0
+        return 3.2 if slots > 0 else 1.6
+
+    def extra_trade(self) -> int:
+        """Actions the current trade turn still has (it is not counted in trade_left)."""
+        if self.turn.get("half") == "bottom":
+            return self.turn["allowed"] - self.turn["used"]
+        return 0
+
+    def stone_value(self) -> float:
+        """Stone only builds Workshops: worth one while we may still want to build."""
+        return 1.2 if self.want_workshop() and self.st["stone"] == 0 else 0.2
+
+    def want_workshop(self) -> bool:
+        """Another Workshop pays off: early enough, and fewer than two so far."""
+        return len(self.shops) < 2 and self.round <= 3
+
+    def workshop_value(self, wid: str) -> float:
+        """Building tile `wid` now: 1 VP, the Goods the Ships at the Port will take from it
+        (4 VP each; full Ships sail only in Maintenance, so their vacant slots for this Good
+        bound it), the upgrades it opens, minus 2 VP of tax a round."""
+        good = GOOD_OF[wid]
+        rounds = ROUNDS - self.round + 1
+        slots = max(0, self.ship_slots(good) - self.goods_waiting(good))
+        crop = INPUT[good]
+        supply = sum(c for _, k, c in self.field_peasants() if k == crop)
+        feed = 0.65 + 0.1 * min(supply, 2)  # its crop must be deployed, sold, then produced
+        shipments = min(slots, 1.2 * rounds) * feed + 0.3
+        exempt = 1 if self.view["register"][4]["merchant"] == self.me else 0
+        upgrades = 1.0 if rounds >= 2 else 0.3
+        stone = 0 if self.st["stone"] else 1.0
+        return 1 + 4 * shipments + upgrades - 2 * (rounds - exempt) - stone
+
+    def upgrade_value(self, wid: str) -> float:
+        """One level more: its VP, a Good more a round, less the Sapeques it costs."""
+        level = self.shops[wid]["level"] + 1 if wid in self.shops else 2
+        cost, vp = UPGRADE[level]
+        more = (ROUNDS - self.round + (0.5 if self.trade_left() else 0)) * 0.9
+        return vp + more - cost * self.sv - 0.3
+
+    def benefit_value(self, b: str) -> float:
+        """What an Overseer on an Administration space is worth to us."""
+        later = not self.last_round
+        if b == "B6":
+            return 3.0
+        if b == "B1":
+            return 2.0 * len(self.shops) if self.shops else 0.0
+        if b == "B3":
+            return 2 * self.stone_value()
+        if b == "B5":
+            return 1.0 if later else 0.0
+        if b == "B2":
+            return 0.5 if later else 0.0
+        if b == "B4":
+            return 0.6 if self.round <= 3 else 0.3
+        return 0.0
+
+
+# -- candidate actions, as our own model of the rules sees them --------------------------------
+# legal_moves lists only what fits the actions left and the Sapeques in hand; planning a round,
+# adding an Overseer or selling Yinzi for an upgrade needs the moves beyond that too.
+
+def sells(pos: Position, allowance: int | None = None) -> list[tuple[float, dict]]:
+    """(value, move) for each sale of one of our field Peasants to a vacant matching space."""
+    left = pos.allowance() if allowance is None else allowance
+    room, out = pos.inputs(), []
+    for sid, crop, _ in pos.field_peasants():
+        for prov, i, want, pay in pos.vacant_demand():
+            if want != crop or pos.cost(pos.province(sid), prov) > left:
+                continue
+            feeds = 1.4 if room.get(crop, 0) > 0 and pos.trade_left() + pos.extra_trade() else 0
+            value = pay * pos.sv + feeds - 0.05 * pos.cost(pos.province(sid), prov)
+            out.append((value, {"type": "sell", "space": sid, "market": prov, "index": i}))
+    return out
+
+
+def deploys(pos: Position) -> list[tuple[float, dict]]:
+    """(value, move) for Peasants from the supply onto unattended spaces."""
+    out, have = [], pos.st["peasants"]
+    for sid, e in pos.view["board"].items():
+        count = 2 if e["crop"] in DOUBLE else 1
+        if pos.unattended(sid) and have >= count:
+            value = sum(pos.peasant_value(e["crop"], k) for k in range(count))
+            out.append((value, {"type": "deploy", "space": sid}))
+    return out
+
+
+def produces(pos: Position) -> list[tuple[float, dict]]:
+    """(value, move) for our Workshops taking a sold Peasant of their crop from a market."""
+    out, left = [], pos.allowance()
+    for wid, shop in pos.shops.items():
+        if shop["produced"] >= shop["level"]:
+            continue
+        crop = INPUT[GOOD_OF[wid]]
+        for prov, m in pos.view["markets"].items():
+            for i, (want, owner) in enumerate(zip(m["demands"], m["spaces"])):
+                cost = pos.cost(prov, shop["province"])
+                if owner is not None and want == crop and cost <= left:
+                    # a rival's Peasant first: ours may still feed another of our Workshops
+                    mine = 0.05 if owner == pos.me else 0
+                    value = pos.good_value(GOOD_OF[wid]) - 0.3 * cost - mine
+                    out.append((value, {"type": "produce", "workshop": wid, "market": prov,
+                                        "index": i}))
+    return out
+
+
+def ships(pos: Position) -> list[tuple[float, dict]]:
+    """(value, move) for a Good of ours onto a vacant matching Ship slot (1 Yinzi + 2 VP)."""
+    if pos.allowance() < 1:
+        return []
+    out = []
+    for wid, shop in pos.shops.items():
+        if not shop["goods"]:
+            continue
+        for p in pos.view["port"]:
+            wants = SHIP_WANTS[p["ship"]]
+            good = GOOD_OF[wid]
+            if good in wants and p["slots"][wants.index(good)] is None:
+                # filling a Ship's last slot makes it sail, and a new Ship brings new slots
+                last = 0.1 if sum(o is None for o in p["slots"]) == 1 else 0
+                out.append((4.0 + last, {"type": "ship", "workshop": wid, "ship": p["ship"]}))
+    return out
+
+
+def field_triples(pos: Position, good: str) -> list[tuple[float, list[str]]]:
+    """Good sets of 3 unattended Fields, one Province each, for a Workshop of `good`."""
+    crop = INPUT[good]
+    useful = pos.used_crops() | {crop}
+    out = []
+    for prov, ids in pos.view["map"]["provinces"].items():
+        free = [sid for sid in ids if sid not in pos.view["map"]["salt_mines"]
+                and pos.unattended(sid)]
+        if len(free) < 3:
+            continue
+        # cover Fields whose crops we do not need, keep the ones that feed us
+        free.sort(key=lambda sid: (pos.view["board"][sid]["crop"] in useful, ids.index(sid)))
+        trio = sorted(free[:3], key=ids.index)
+        demand = pos.view["markets"][prov]["demands"].count(crop)
+        near = sum(c for sid, k, c in pos.field_peasants() if k == crop and pos.province(sid) == prov)
+        lost = sum(pos.view["board"][sid]["crop"] in useful for sid in trio)
+        out.append((0.3 * min(demand, 1) + 0.1 * min(near, 2) - 0.3 * lost, trio))
+    out.sort(key=lambda t: -t[0])
+    return out
+
+
+def builds(pos: Position) -> list[tuple[float, dict]]:
+    """(value, move) for building a displayed Workshop, best Fields for each tile."""
+    if pos.st["overseers"] < 1 or pos.st["stone"] < 1 or not pos.want_workshop():
+        return []
+    out = []
+    for wid in pos.view["display"]:
+        if wid is None:
+            continue
+        triples = field_triples(pos, GOOD_OF[wid])
+        if triples:
+            bonus, trio = triples[0]
+            out.append((pos.workshop_value(wid) + bonus,
+                        {"type": "build", "tile": wid, "fields": trio}))
+    return out
+
+
+def upgrades(pos: Position) -> list[tuple[float, dict]]:
+    """(value, move) for raising one of our Workshops a level (Sapeques and an Overseer)."""
+    if pos.st["overseers"] < 1:
+        return []
+    return [(pos.upgrade_value(wid), {"type": "upgrade", "workshop": wid})
+            for wid, shop in pos.shops.items() if shop["level"] < 3
+            and UPGRADE[shop["level"] + 1][0] <= pos.wealth]
+
+
+def corrupts(pos: Position) -> list[tuple[float, dict]]:
+    """(value, move) for an Overseer on a free Administration space."""
+    if pos.st["overseers"] < 1:
+        return []
+    keep = 0.4 if pos.want_workshop() or pos.shops else 0.1  # the Overseer leaves our supply
+    return [(pos.benefit_value(b) - keep, {"type": "corrupt", "benefit": b})
+            for b in pos.free_admin()]
+
+
+def quarries(pos: Position) -> list[tuple[float, dict]]:
+    """(value, move) for Quarry: 2 Sapeques for a Stone."""
+    if pos.wealth < 2:
+        return []
+    return [(pos.stone_value() - 2 * pos.sv, {"type": "quarry"})]
+
+
+def deploy_tiles(pos: Position) -> list[tuple[float, dict]]:
+    """(value, move) for Deploy's third option: a register Crop tile with 2 Peasants."""
+    if pos.turn.get("tile_bought") or pos.st["peasants"] < 2:
+        return []
+    out = []
+    for slot in pos.view["register"]:
+        if slot["tile"] is None or slot["cost"] > pos.st["sapeques"]:
+            continue
+        field = best_tile_field(pos, slot["crop"])
+        if field:
+            value = pos.peasant_value(slot["crop"]) + pos.peasant_value(slot["crop"], 1) \
+                - slot["cost"] * pos.sv
+            out.append((value, {"type": "deploy_tile", "slot": slot["slot"], "field": field}))
+    return out
+
+
+def best_tile_field(pos: Position, crop: str) -> str | None:
+    """Where a Crop tile goes: an unattended Field of a Province that buys the crop, and not
+    of the Province where a Workshop of ours would best stand."""
+    fields = [sid for sid in pos.view["board"] if sid not in pos.view["map"]["salt_mines"]
+              and pos.unattended(sid)]
+    if not fields:
+        return None
+
+    def score(sid):
+        prov = pos.province(sid)
+        wanted = pos.view["markets"][prov]["demands"].count(crop)
+        free = sum(pos.unattended(f) for f in pos.view["map"]["provinces"][prov])
+        # a Field whose own crop we use is worth keeping for a plain Deploy
+        own = pos.view["board"][sid]["crop"] in pos.used_crops() | {crop}
+        return (wanted > 0, -own, free > 4, -list(pos.view["board"]).index(sid))
+    return max(fields, key=score)
+
+
+ACTION_MOVES = {"transport": lambda pos: [(advance_value(pos), {"type": "advance"})]
+                if pos.st["ambassador"] < TRACK_LAST else [],
+                "deploy": lambda pos: deploys(pos) + deploy_tiles(pos),
+                "sell": sells,
+                "build": lambda pos: builds(pos) + upgrades(pos),
+                "corrupt": corrupts,
+                None: lambda pos: produces(pos) + ships(pos) + quarries(pos)}
+"""Our model's candidate moves for each Command action space (None: a Trade Directive)."""
+
+
+def advance_value(pos: Position) -> float:
+    """Ambassador +1: a VP, and early on more transport for sales, Produce and Ships."""
+    return 1.0 + (0.5 if pos.st["ambassador"] < 3 and not pos.last_round else 0.0)
+
+
+def action_plan_value(pos: Position, action: str | None, n: int) -> float:
+    """What `n` actions of one Command (or, for None, a Trade Directive) would bring now:
+    the best `n` distinct positive candidates, a rough bound that ranks the choices."""
+    if action == "transport":
+        return min(n, TRACK_LAST - pos.st["ambassador"]) * advance_value(pos)
+    scored = sorted((v for v, m in distinct(ACTION_MOVES[action](pos))), reverse=True)
+    return sum(v for v in scored[:n] if v > 0)
+
+
+def distinct(cands: list[tuple[float, dict]]) -> list[tuple[float, dict]]:
+    """The best candidate per thing a move uses up: a sale per Peasant's space, Produce and
+    Ship per Workshop, one build and one Crop tile per Command; other moves are all kept."""
+    best: dict = {}
+    for value, move in cands:
+        kind = move["type"]
+        if kind == "sell":
+            key = (kind, move["space"])
+        elif kind in ("produce", "ship"):
+            key = (kind, move["workshop"])
+        elif kind in ("build", "deploy_tile"):
+            key = (kind,)
+        else:
+            key = (kind, tuple(sorted(move.items())))
+        if key not in best or value > best[key][0]:
+            best[key] = (value, move)
+    return list(best.values())
