@@ -68,6 +68,16 @@ PASS_THROUGH = {"bench": _bench, "play": _play, "tournament": _tournament}
 """Subcommands that parse their own arguments."""
 
 
+def _report_errors(command, argv, name: str) -> None:
+    """Run a subcommand; a refusal with a code is one line on stderr and exit status 1."""
+    from referee.core.errors import RefereeError
+
+    try:
+        command(argv)
+    except RefereeError as err:
+        sys.exit(f"{name}: {err.code}: {err.message}")
+
+
 def _version() -> str:
     from referee import __version__
     return __version__
@@ -99,7 +109,7 @@ def main(argv=None) -> None:
     level = os.environ.get("REFEREE_LOG_LEVEL", "WARNING").upper()
     if argv and argv[0] in PASS_THROUGH:
         logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
-        PASS_THROUGH[argv[0]](argv[1:])
+        _report_errors(PASS_THROUGH[argv[0]], argv[1:], f"referee {argv[0]}")
         return
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(),

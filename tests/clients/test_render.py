@@ -77,3 +77,25 @@ def test_shipped_renderers_survive_a_swapped_registry(monkeypatch):
         first = {game: type(renderer_for(game)) for game in render.BUILTIN}
     again = {game: type(renderer_for(game)) for game in render.BUILTIN}
     assert first == again and Renderer not in again.values()
+
+
+def test_yinzi_components_come_from_the_view():
+    """The Yinzi view carries its component tables; the client copies agree with them and
+    follow them if the service's data changes."""
+    from referee.games import GAMES
+    from referee.core import engine
+    from referee_client.render import yinzi_ming as yz
+
+    game = GAMES.get("yinzi-ming")
+    view = game.view(engine.start(game, 2, None, 1)[1], 0)
+    parts = view["components"]
+    assert parts["workshops"] == yz.GOOD_OF and parts["inputs"] == yz.INPUT
+    assert {s: (v["flag"], v["goods"]) for s, v in parts["ships"].items()} == yz.SHIPS
+    changed = {**view, "components": {**parts, "workshops": {**parts["workshops"],
+                                                             "W01": "spirits"}}}
+    try:
+        yz.learn(changed)
+        assert yz.GOOD_OF["W01"] == "spirits"
+    finally:
+        yz.learn(view)
+    assert yz.GOOD_OF["W01"] == parts["workshops"]["W01"]

@@ -27,6 +27,7 @@ except ImportError:  # run from a checkout without `pip install -e .`: use the c
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import yinzi_ming_strategy as yz  # noqa: E402  (beside this file, found from any directory)
+from referee_client.render.yinzi_ming import learn  # noqa: E402
 
 URGENCY = {"build": 5.0, "transport": 4.8, "deploy": 3.0, "sell": 2.5}
 """The order Commands go in: Workshops and transport first (they serve the later turns),
@@ -39,6 +40,7 @@ def choose(request: dict) -> dict:
     legal = request["legal_moves"]
     if len(legal) == 1:
         return legal[0]
+    learn(request["view"])
     pos = yz.Position(request)
     kind = request["decision"]["kind"]
     handler = HANDLERS.get(kind.split(":")[0])

@@ -15,7 +15,6 @@ from functools import lru_cache
 # client library keeps them (the completion, 5.10-5.11).
 from referee_client.render.yinzi_ming import GOOD_OF, INPUT, SHIPS
 
-SHIP_WANTS = {ship: wants for ship, (_, wants) in SHIPS.items()}
 """Ship -> the Goods its three slots take, in slot order."""
 DOUBLE = {"rice", "maize", "salt"}
 """Deploy puts 2 Peasants on these, 1 on any other crop."""
@@ -117,7 +116,7 @@ class Position:
 
     def ship_slots(self, good: str) -> int:
         """Vacant slots for `good` on the Ships at the Port."""
-        return sum(1 for p in self.view["port"] for g, o in zip(SHIP_WANTS[p["ship"]], p["slots"])
+        return sum(1 for p in self.view["port"] for g, o in zip(SHIPS[p["ship"]][1], p["slots"])
                    if g == good and o is None)
 
     def goods_waiting(self, good: str) -> int:
@@ -274,7 +273,7 @@ def ships(pos: Position) -> list[tuple[float, dict]]:
         if not shop["goods"]:
             continue
         for p in pos.view["port"]:
-            wants = SHIP_WANTS[p["ship"]]
+            wants = SHIPS[p["ship"]][1]
             good = GOOD_OF[wid]
             if good in wants and p["slots"][wants.index(good)] is None:
                 # filling a Ship's last slot makes it sail, and a new Ship brings new slots

@@ -47,12 +47,20 @@ MAP = {"provinces": {p: [sid for sid in data.SPACE_IDS if data.SPACES[sid]["prov
 """The static map: each Province's spaces (Fields, then Salt Mines) and the Salt Mines."""
 
 
+COMPONENTS = {"workshops": dict(data.WORKSHOP_TILES), "inputs": dict(data.GOOD_INPUT),
+              "ships": {sid: {"flag": ship["flag"], "goods": list(ship["goods"])}
+                        for sid, ship in data.SHIPS.items()}}
+"""The printed components a view names by id: the Good each Workshop tile makes, the crop each
+Good takes, the Goods each Ship's slots want. In the view so clients never copy the tables."""
+
+
 def view(s, seat: int | None) -> dict:
     """The state as `seat` (None: a spectator) may see it."""
     out = {k: v for k, v in s.items() if k not in _HIDDEN}
     out["you"] = seat
     out["board"] = _board(s)
     out["map"] = MAP
+    out["components"] = COMPONENTS
     out["exchange"] = {"space": s["dial"], "rate": board.rate(s), "last_roll": s["roll"]}
     out["decks"] = {k: sorted(s[k]) for k in _DECKS}
     out["markets"] = {p: {**m, "demands": data.MARKETS[m["tile"]]["spaces"],

@@ -27,6 +27,20 @@ SHIPS = {"S1": ("Portuguese", ["brick_tea", "sugar", "nankeen"]),
          "S7": ("Dutch", ["nankeen", "brick_tea", "spirits"]),
          "S8": ("Portuguese", ["paper", "grass_cloth", "preserves"])}
 """Ship -> (flag, the Goods its slots take in order)."""
+
+
+def learn(view: dict) -> None:
+    """Take the component tables from a view that carries them (the service's data wins
+    over the copies above, so a data change on the service cannot put clients out of step)."""
+    parts = view.get("components") if isinstance(view, dict) else None
+    if not parts:
+        return
+    GOOD_OF.update(parts.get("workshops", {}))
+    INPUT.update(parts.get("inputs", {}))
+    SHIPS.update({sid: (ship["flag"], list(ship["goods"]))
+                  for sid, ship in parts.get("ships", {}).items()})
+
+
 SLOTS = {1: "Imperial Audience: +1 Sapeque", 2: "Yangtze Pass: Ambassador +1",
          3: "Quarry Rights: +1 Stone", 4: "Market Broker: +1 Sapeque a sale",
          5: "Tax Exemption: no tax this round"}
@@ -69,6 +83,7 @@ class YinziMingRenderer(Renderer):
         """The whole table as the seat sees it."""
         if not view or "board" not in view:
             return super().view(view, seat)
+        learn(view)
         you = view.get("you", seat)
         parts = [self._header(view, you), self._board(view, you), self._markets(view, you),
                  self._register(view, you), self._workshops(view, you), self._port(view, you),
