@@ -21,7 +21,7 @@ from referee_client.render.generic import Renderer
 
 _RENDERERS: dict[str, type[Renderer]] = {}
 
-BUILTIN: tuple[str, ...] = ()
+BUILTIN: tuple[str, ...] = ("yunnan",)
 """Modules under referee_client.render that hold per-game renderers (imported on first use)."""
 
 
