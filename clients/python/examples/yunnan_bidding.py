@@ -9,20 +9,27 @@ influence or trading post), counted for the rounds that remain.
 
 from __future__ import annotations
 
+import json
+
 from yunnan_strategy import (HORSE_VP, INFLUENCE_MAX, NPROV, PASSES_MAX, PROGRESS_VP,
                              TEAHOUSE_VP, TOP, Planner, Position, bank_payout, bridge_value)
 
 TRADER_COST = 2.0
 """A trader bidding from the supply is one fewer travelling this round."""
 OUTLOOK_NODES = 400
-"""Planner positions per outlook (a bid decision runs several; they are cached per round)."""
-KEEP = 0.7
-"""Weight of a progress's income gain in later rounds (the board will change)."""
+OUTLOOK_SECONDS = 0.01
+"""Planner positions and time per outlook (a bid decision runs up to ten; cached per round)."""
+KEEP = 1.3
+"""Weight of a progress's one-round income gain for each round left: above 1, because the
+one-round outlook understates what a progress adds as traders pile up over the rounds
+(tuned in self-play: 0.45 and 0.7 lost clearly to 1.0 and 1.3; 1.7 was no better)."""
 
 HORIZON = 1
 """Extra passes and traders the outlook assumes: the board a round or two from now."""
 
 _cache: dict = {}
+_KEYED = ("round", "traders", "posts", "bridges", "teahouses", "presents", "influence", "horse",
+          "passes", "reserve", "yard", "blocker", "report", "previous")
 
 
 def outlook(pos: Position, passes=0, horse=0, traders=0, influence=0, post=None,
@@ -44,7 +51,7 @@ def outlook(pos: Position, passes=0, horse=0, traders=0, influence=0, post=None,
     # traders in hand: some will bid (and not travel), the rest reach the Market; a progress
     # pays over several rounds, so look a little further: a pass and a trader more
     hand = v["market"][me] + max(0, v["supply"][me] - 1) + traders + HORIZON
-    value, _ = Planner(after, node_limit=OUTLOOK_NODES).best(
+    value, _ = Planner(after, node_limit=OUTLOOK_NODES, time_limit=OUTLOOK_SECONDS).best(
         tuple(v["traders"][me]), hand, list(v["traders"][me]), after.passes + HORIZON)
     return value
 
@@ -58,10 +65,10 @@ def _bump(values: list, me: int, by: int) -> list:
 def progress_values(pos: Position) -> dict[str, float]:
     """Coins-equivalent value of one more step of each progress we can still take."""
     v, me = pos.v, pos.me
-    key = (v["round"], me, pos.horse, pos.passes, pos.influence[me], v["reserve"][me],
-           tuple(v["yard"][me].values()), tuple(v["traders"][me]),
-           v["market"][me] + v["supply"][me], tuple(tuple(r) for r in v["traders"]),
-           tuple(v["teahouses"]), tuple(v["bridges"][me]))
+    # the same position (a bid changes only bids and supplies) gives the same values: bidding
+    # turns of one round share them; the key holds everything they depend on
+    key = json.dumps([me, v["market"][me] + v["supply"][me], v["vp"], v["income"]]
+                     + [v[k] for k in _KEYED], sort_keys=True)
     if key not in _cache:
         if len(_cache) > 256:
             _cache.clear()

@@ -68,12 +68,12 @@ def journey(pos: Position, legal: list[dict]) -> dict:
     left = pos.passes - v["passes_used"]
     dist = pos.distances(at, avoid=[x for x in visited if x != at])
     movable = [v["traders"][me][i] - v["arrived"][i] for i in range(NPROV)]
-    planner = Planner(pos)
+    dests = [d for d in range(NPROV) if dist[d] is not None and dist[d] <= left]
+    # the searches share one move's time budget
+    planner = Planner(pos, time_limit=Planner.TIME_LIMIT / len(dests))
     best, target = float("-inf"), at
-    for dest in range(NPROV):
+    for dest in dests:
         cost = dist[dest]
-        if cost is None or cost > left:
-            continue
         traders = list(v["traders"][me])
         traders[dest] += 1
         value, _ = planner.best(tuple(traders), v["market"][me], movable, left - cost,

@@ -298,10 +298,11 @@ class Planner:
     """...and seconds per search, whatever the machine's load."""
 
     def __init__(self, pos: Position, model: TravelModel | None = None,
-                 node_limit: int | None = None):
+                 node_limit: int | None = None, time_limit: float | None = None):
         self.pos = pos
         self.model = model or TravelModel(pos)
         self.node_limit = node_limit or self.NODE_LIMIT
+        self.time_limit = time_limit or self.TIME_LIMIT
 
     def journey_types(self, movable: list[int], market: int, passes: int):
         """(origin, dest, cost) of every journey with cost >= 1 that is possible now."""
@@ -363,7 +364,7 @@ class Planner:
                 return m == 0 and t[d] == 0 and not self.pos.posts[self.pos.me][d]
             return True
 
-        deadline = time.perf_counter() + self.TIME_LIMIT
+        deadline = time.perf_counter() + self.time_limit
 
         def spent() -> bool:
             if self.nodes >= self.node_limit:
