@@ -54,7 +54,10 @@ def test_decision_and_result():
 
 def test_registry_picks_a_game_renderer_else_the_generic_one(monkeypatch):
     """A renderer registered for a game is used for it; other games get the generic one."""
+    # an empty registry with no builtin modules to load (a builtin imported for the first
+    # time here would register itself into it)
     monkeypatch.setattr(render, "_RENDERERS", {})
+    monkeypatch.setattr(render, "BUILTIN", ())
 
     @render.register("toy")
     class ToyRenderer(Renderer):
@@ -66,3 +69,11 @@ def test_registry_picks_a_game_renderer_else_the_generic_one(monkeypatch):
     assert renderer_for("toy", GAME).move({"type": "bid", "card": 1}) == "bid card=1"
     assert type(renderer_for("other")) is Renderer
     assert render.registered() == {"toy": ToyRenderer}
+
+
+def test_builtin_renderers_are_registered():
+    """Every module in BUILTIN registers a renderer for its game (Yunnan's among them)."""
+    from referee_client.render.yunnan import YunnanRenderer
+
+    assert render.registered()["yunnan"] is YunnanRenderer
+    assert isinstance(renderer_for("yunnan"), YunnanRenderer)

@@ -23,7 +23,7 @@ except ImportError:  # run from a checkout without `pip install -e .`: use the c
     sys.path.insert(0, str(HERE.parent))
     from referee_client.botkit import run
 
-from yunnan_strategy import (INCOME, MARKET, NPROV, TEAHOUSE_VP, Planner, Position,
+from yunnan_strategy import (END_VP, INCOME, MARKET, NPROV, TEAHOUSE_VP, Planner, Position,
                              TravelModel, bridge_value, post_value)
 import yunnan_bidding as bidding
 
@@ -165,28 +165,52 @@ def yard(pos: Position, legal: list[dict]) -> dict:
 # ---- End of round -----------------------------------------------------------------------
 
 def convert(pos: Position, legal: list[dict]) -> dict:
-    """Keep the coins next round's bids need; convert the rest (all of it at the end)."""
+    """Keep the coins next round's bids need and convert the rest; convert everything when
+    the game ends this round (coins then score a third); never end a game we would lose."""
     v, me = pos.v, pos.me
     income = v["income"][me]
-    if pos.rounds_left() == 0 or ends_with_my_win(pos, income):
+    if game_ends_anyway(pos) or pos.rounds_left() == 0 or final_lead(pos, me, income) > 0:
         points = income
     else:
         keep = max(0, bidding.coins_wanted(pos) - pos.coins)
         points = max(0, income - keep)
-        if v["vp"][me] + points >= 80 and not ends_with_my_win(pos, points):
-            points = max(0, 79 - v["vp"][me])  # do not end a game we would lose
-    return {"type": "convert", "points": min(points, income)}
+        if v["vp"][me] + points >= END_VP:
+            points = END_VP - 1 - v["vp"][me]  # reaching 80 would end it with us behind
+    return {"type": "convert", "points": max(0, min(points, income))}
 
 
-def ends_with_my_win(pos: Position, points: int) -> bool:
-    """True if converting `points` reaches 80 VP and we would then be ahead of everyone."""
-    v, me = pos.v, pos.me
-    if v["vp"][me] + points < 80:
-        return False
-    mine = pos.projected(me, points) - (v["coins"][me] // 3) + (
-        (v["coins"][me] + v["income"][me] - points) // 3)
-    rivals = [pos.projected(p, v["income"][p] or 0) for p in pos.seats() if p != me]
-    return all(mine > r for r in rivals)
+def final_score(pos: Position, p: int, points: int) -> int:
+    """Seat `p`'s final score if the game ended after it converts `points` of its income."""
+    v = pos.v
+    income = v["income"][p] or 0
+    return pos.projected(p, points) - v["coins"][p] // 3 + (v["coins"][p] + income - points) // 3
+
+
+def final_lead(pos: Position, p: int, points: int) -> int:
+    """By how much seat `p` would lead if converting `points` ended the game (<= 0: it would
+    not lead, or it would not reach 80 VP)."""
+    v = pos.v
+    if v["vp"][p] + points < END_VP:
+        return 0
+    mine = final_score(pos, p, points)
+    rivals = [final_score(pos, o, v["income"][o] or 0) for o in pos.seats() if o != p]
+    return mine - max(rivals)
+
+
+def game_ends_anyway(pos: Position) -> bool:
+    """True if this round is the last whatever we do: no presents left, a seat already at
+    80 VP, or a seat still to convert that can reach 80 and would win by it."""
+    v = pos.v
+    if not any(v["presents"]):
+        return True
+    for p in pos.seats():
+        if p == pos.me:
+            continue
+        if v["vp"][p] >= END_VP:
+            return True
+        if v["income"][p] is not None and final_lead(pos, p, v["income"][p]) > 0:
+            return True
+    return False
 
 
 HANDLERS = {
