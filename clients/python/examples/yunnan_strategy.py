@@ -15,6 +15,8 @@ INCOME = (4, 6, 8, 10, 12)
 MARKET_INCOME = 3
 GAP_COST = 3
 PRESENT_VP = 3
+EXPOSURE = 0.5
+"""Share of a displacement's cost counted where a stronger seat still to travel can reach."""
 TEAHOUSE_VP = (1, 3, 6, 10, 15)
 HORSE_VP = (0, 1, 4, 9, 16)
 PROGRESS_VP = (0, 1, 4, 9, 16)
@@ -174,7 +176,9 @@ class TravelModel:
         self.others = [list(row) for row in pos.traders]
         self.others[me] = [0] * NPROV
         self.guards = v["guards"] + [None] * (pos.total - pos.n)
-        self.victim_weight = 1.0 if pos.n == 2 else 0.5
+        # what a seat's lost income is worth to us; tuned in self-play (2 players: 1.0 lost to
+        # 0.6; 3-5 players: 0.3 lost clearly to 0.5, 0.8 was no better)
+        self.victim_weight = 0.6 if pos.n == 2 else 0.5
         score = [pos.projected(p) for p in pos.seats()]
         # when displacing, hurt the strongest seat first; Dúlì scores nothing, so last
         self.victim_rank = {p: (0 if p == pos.duli else 1, score[p] if p < pos.n else 0)
@@ -183,6 +187,14 @@ class TravelModel:
         # pieces on the board besides my traders, per province, for the Inspector
         self.fixed = [sum(row[i] for row in self.others) + sum(p[i] for p in pos.posts)
                       for i in range(NPROV)]
+        # seats still to travel this round with more influence than us may displace our
+        # traders anywhere their horse has reached: one each per province, down the road
+        self.threat = [0] * NPROV
+        if v["phase"] == "travel" and me in pos.grey:
+            for o in pos.grey[pos.grey.index(me) + 1:]:
+                if o < pos.n and pos.influence[o] > pos.influence[me]:
+                    for i in range(v["horse"][o] + 1):
+                        self.threat[i] += 1
 
     def victims(self, others, j: int) -> list[int]:
         """Participants whose traders in `j` my arriving trader may displace."""
@@ -239,7 +251,9 @@ class TravelModel:
         gifts = self._presents(mine, others)
         # traders left far up stay there next round: a small premium for reach
         reach = 0.3 * sum(mine[i] * i for i in range(NPROV))
-        return pos.income(me, mine, market) + PRESENT_VP * gifts + bonus + reach
+        exposed = sum(EXPOSURE * (INCOME[i] - (INCOME[i - 1] if i else 0))
+                      for i in range(NPROV) if mine[i] and self.threat[i])
+        return pos.income(me, mine, market) + PRESENT_VP * gifts + bonus + reach - exposed
 
     def _inspector(self, mine, others):
         """(owner, province) of the trader the Inspector would banish, or None."""
