@@ -54,6 +54,8 @@ def test_decision_and_result():
 
 def test_registry_picks_a_game_renderer_else_the_generic_one(monkeypatch):
     """A renderer registered for a game is used for it; other games get the generic one."""
+    # an empty registry with no builtin modules to load (a builtin imported for the first
+    # time here would register itself into it)
     monkeypatch.setattr(render, "_RENDERERS", {})
     monkeypatch.setattr(render, "BUILTIN", {})  # the shipped games' renderers are not under test
 

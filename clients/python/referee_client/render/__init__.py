@@ -21,7 +21,8 @@ from referee_client.render.generic import Renderer
 
 _RENDERERS: dict[str, type[Renderer]] = {}
 
-BUILTIN: dict[str, str] = {"dschunke": "dschunke", "yinzi-ming": "yinzi_ming"}
+BUILTIN: dict[str, str] = {"dschunke": "dschunke", "yinzi-ming": "yinzi_ming",
+                           "yunnan": "yunnan"}
 """Game name -> module under referee_client.render holding its renderer (imported on use)."""
 
 
