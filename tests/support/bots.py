@@ -7,11 +7,11 @@ knows its secret, and records what it was sent.
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
+from arena.bench import JsonBotHandler
 from arena.protocol import verify
 
 
@@ -74,20 +74,11 @@ class BotServer:
     def _handler(self):
         bot = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def setup(self):
-                super().setup()
-                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(JsonBotHandler):
             def do_GET(self):
                 info = {"apiversion": bot.apiversion, "name": bot.name, "author": "tests",
                         "games": bot.games}
-                self._send(200, json.dumps(info).encode())
+                self._send(json.dumps(info).encode())
 
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
@@ -95,18 +86,12 @@ class BotServer:
                     reason = verify(bot.secret, self.headers, body, seen_nonces=bot.nonces)
                     if reason is not None:
                         bot.refused.append(reason)
-                        return self._send(401, json.dumps({"error": reason}).encode())
+                        return self._send(json.dumps({"error": reason}).encode(), 401)
                 request = json.loads(body)
                 bot.requests.append((self.path, request))
                 if self.path == "/move":
-                    return self._send(*bot._answer_move(request))
-                self._send(200, b"{}")
-
-            def _send(self, status, body):
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                    status, answer = bot._answer_move(request)
+                    return self._send(answer, status)
+                self._send(b"{}")
 
         return Handler
