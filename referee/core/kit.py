@@ -46,7 +46,8 @@ Example (tests/support/gops.py, abridged)::
             ...
 
 Declaring rules. `Rule(type, check, play, candidates, listing=CHECKED)`:
-`check(state, seat, move)` raises `rule_error(...)` and must not change the state;
+`check(state, seat, move)` raises (or returns) a `rule_error(...)`, returns None when the
+move is allowed, and must not change the state;
 `play(state, seat, move)` changes the private copy and may assume `check` passed;
 `candidates(state, seat)` yields candidate moves of this type (in the listing order).
 `Rule.dry(type, handler, candidates)` adapts a `handler(state, seat, move, dry)` that checks,
@@ -118,7 +119,7 @@ class Rule:
     """How one move type answers one decision kind: enumerate, check, play."""
 
     type: str
-    check: Callable          # (state, seat, move) -> None; raises rule_error; reads only
+    check: Callable          # (state, seat, move) -> None, or raises/returns a rule_error
     play: Callable           # (state, seat, move) -> None; changes the private copy
     candidates: Callable | None = None  # (state, seat) -> candidate moves of this type
     listing: str = CHECKED
@@ -208,7 +209,9 @@ class KitGame(Game):
         """Check `move` by its rule, then copy once, play it on the copy and settle."""
         rule = self.rule_for(state, seat, move)
         if not rule.play_checks:
-            rule.check(state, seat, move)
+            refusal = rule.check(state, seat, move)
+            if refusal is not None:
+                raise refusal
         new = deep_copy(state)
         rule.play(new, seat, move)
         self.settle(new)
@@ -275,10 +278,9 @@ class KitGame(Game):
 def accepts(rule: Rule, state, seat: int, move: dict) -> bool:
     """Whether `rule` accepts `move` (its check only: no copy, the state is not touched)."""
     try:
-        rule.check(state, seat, move)
+        return rule.check(state, seat, move) is None
     except IllegalMove:
         return False
-    return True
 
 
 def audit_listing(game: KitGame, state, seat: int) -> list[str]:

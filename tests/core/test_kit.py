@@ -211,3 +211,27 @@ def test_declarations_are_checked_when_the_class_is_defined():
             type("Bad", (KitGame,), {"spec": spec, "decisions": decisions})
     with pytest.raises(ValueError, match="listing"):
         Rule("a", rule.check, rule.play, one("a"), "maybe")
+
+
+def returned_refusal(s, seat, move):
+    """A give check in the 'return the problem' idiom (Yunnan's bid_problem)."""
+    if move["to"] == seat:
+        return rule_error("give.target", "not yourself")
+    return None
+
+
+class ReturnsRefusal(Gops):
+    """The give rule's check returns its refusal instead of raising it."""
+
+    decisions = (GAME.decisions[0], DecisionKind("award", (
+        GAME.decisions[1].rules[0],
+        Rule("give", returned_refusal, GAME.decisions[1].rules[1].play,
+             lambda s, seat: [{"type": "give", "to": t} for t in range(s["players"])]))))
+
+
+def test_a_check_may_return_its_refusal():
+    """A returned rule_error refuses the move in the listing and in apply."""
+    game, state = ReturnsRefusal(), award_state(2)
+    assert game.legal_moves(state, 0) == [{"type": "keep"}, {"type": "give", "to": 1}]
+    with pytest.raises(IllegalMove, match="rule 'give': not yourself"):
+        game.apply(state, 0, {"type": "give", "to": 0})
