@@ -19,31 +19,49 @@ and that its type answers the decision: a kit game never checks turn again.
 
 Example (tests/support/gops.py, abridged)::
 
-    from referee.core.kit import ALIKE, DecisionKind, KitGame, Rule, one, rule_error
-    from referee.core.statecheck import integer, list_of, nat, nullable, record
+    from referee.core.kit import DecisionKind, KitGame, Rule, no_check, one, rule_error
+    from referee.core.statecheck import enum, integer, list_of, nat, nullable, record
 
-    def check_bid(s, seat, move):
+    def _bids(s, seat):                   # candidates: one bid per card in hand
+        return [{"type": "bid", "card": c} for c in s["hands"][seat]]
+
+    def _check_bid(s, seat, move):        # reads only; raise (or return) the refusal
         if move["card"] not in s["hands"][seat]:
             raise rule_error("bid.not_in_hand", f"card {move['card']} is not in your hand")
-            # code move.illegal.bid.not_in_hand, message "rule 'bid': card 9 is not ..."
+            # -> code move.illegal.bid.not_in_hand, message "rule 'bid': card 9 is not ..."
 
-    def play_bid(s, seat, move):          # s is the private copy; checks already passed
+    def _play_bid(s, seat, move):         # s is the private copy; the check has passed
         s["hands"][seat].remove(move["card"])
         s["bids"][seat] = move["card"]
 
     class Gops(KitGame):
-        spec = SPEC
+        spec = SPEC                       # the GameSpec: its MoveKinds are the move types
         decisions = (
-            DecisionKind("bid", (Rule("bid", check_bid, play_bid, cards_in_hand),), sealed=True),
-            DecisionKind("award", (Rule("keep", no_check, play_keep, one("keep")),
-                                   Rule("give", check_give, play_give, other_seats))),
+            DecisionKind("bid", (Rule("bid", _check_bid, _play_bid, _bids),), sealed=True),
+            DecisionKind("award", (
+                Rule("keep", no_check, lambda s, seat, m: _award(s, seat), one("keep")),
+                Rule("give", _check_give, lambda s, seat, m: _award(s, m["to"]), _gifts))),
         )
-        state_schema = record(players=integer(2, 4), hands=list_of(list_of(nat())), ...)
+        state_schema = record(players=integer(2, 4), hands=list_of(list_of(integer(1, 8))),
+                              winner=nullable(nat(3)), ...)
 
         def awaiting(self, s):            # who decides what now: (seat, kind) pairs
-            ...
-        def settle(self, s):              # automatic steps after every move, on the copy
-            ...
+            if s["winner"] is not None:
+                return ((s["winner"], "award"),)
+            return tuple((seat, "bid") for seat, b in enumerate(s["bids"]) if b is None)
+
+        def prompt(self, s, seat, kind):  # optional: the Decision's prompt
+            return {"prize": sum(s["prize"])} if kind == "award" else {}
+
+        def settle(self, s):              # optional: automatic steps after every move
+            if None not in s["bids"]:
+                ...                       # resolve the round on the copy
+
+        def check_state(self, s):         # optional: what the schema cannot say
+            if len(s["hands"]) != s["players"]:
+                raise state_error("$.hands", "needs one entry per player")
+
+    plus setup, view, outcome (and redetermine, redact_move) exactly as for any Game.
 
 Declaring rules. `Rule(type, check, play, candidates, listing=CHECKED)`:
 `check(state, seat, move)` raises (or returns) a `rule_error(...)`, returns None when the
@@ -75,8 +93,10 @@ the schema, and a stray KeyError/TypeError there still becomes InvalidState.
 
 Migrating a game: delete `pending`, `legal_moves`, `apply`, `to_dict`, `from_dict`, the
 dispatch tables (_LEGAL/_APPLY, if/elif, HANDLERS/CANDIDATES), the local "rule 'x'" helper,
-every turn check (`move.illegal.turn`), `deep_copy` calls, and the hand-written state
-validation; keep setup, view, outcome, redetermine, redact_move and the rules themselves.
+every turn check (`move.illegal.turn`), the `deep_copy` on entry to apply, and the
+hand-written state validation; keep setup, view, outcome, redetermine, redact_move and the
+rules themselves. Keep each decision's listing order (rule order, then candidate order):
+builtin random bots pick by index, so another order plays other moves for the same seed.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ import pytest
 
 from referee.core import GameSpec, IllegalMove, MoveKind, NotYourTurn, UnexpectedMove, engine
 from referee.core import kit as kit_mod
-from referee.core.kit import (ALIKE, CHECKED, LEGAL, DecisionKind, KitGame, Rule, audit_listing, one,
-                              rule_error)
+from referee.core.kit import (ALIKE, CHECKED, LEGAL, DecisionKind, KitGame, Rule,
+                              audit_listing, one, rule_error)
 from referee.core.playout import random_playout
 from tests.support.gops import GAME, Gops
 
