@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.core.errors import InvalidOptions, InvalidPlayers
-from referee.core.schema import schema_errors
+from referee.core.schema import check_schema, schema_errors
 
 _OPTION_KINDS = ("bool", "int", "choice")
 
@@ -76,6 +76,10 @@ class MoveKind:
     fields: dict = field(default_factory=dict)
     required: tuple = ()
     example: dict | None = None
+
+    def __post_init__(self):
+        # refuse an unsupported keyword now, loudly, rather than ignore it on every move
+        check_schema(self.schema(), f"move {self.type!r}")
 
     def schema(self) -> dict:
         """The full JSON Schema of this move kind (an object with `type` fixed)."""

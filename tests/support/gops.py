@@ -8,9 +8,11 @@ to another seat. Scores are the prizes held.
 
 from __future__ import annotations
 
-from referee.core import (Decision, Game, GameSpec, IllegalMove, InvalidOptions, InvalidState,
-                          MoveKind, OptionSpec, Outcome, Rng, ranks_from_keys)
+from referee.core import (GameSpec, InvalidOptions, MoveKind, OptionSpec, Outcome, Rng,
+                          ranks_from_keys)
 from referee.core.copying import deep_copy
+from referee.core.kit import DecisionKind, KitGame, Rule, no_check, one, rule_error
+from referee.core.statecheck import enum, integer, list_of, nat, nullable, record, state_error
 
 SPEC = GameSpec(
     name="gops", title="Game of Pure Strategy (test game)", min_players=2, max_players=4,
@@ -31,10 +33,63 @@ SPEC = GameSpec(
 )
 
 
-class Gops(Game):
-    """The test game; state is a plain dict."""
+_CARD = integer(1, 8)
+STATE = record(
+    players=integer(2, 4), options=record(cards=integer(2, 8), ties=enum("discard", "carry")),
+    seed={"type": "integer"}, hands=list_of(list_of(_CARD)), deck=list_of(_CARD),
+    prize=list_of(_CARD), bids=list_of(nullable(_CARD)), winner=nullable(nat(3)),
+    scores=list_of(nat()), last=nullable(list_of(_CARD)),
+)
+"""The shape of a stored gops state; `Gops.check_state` adds one entry per player."""
+
+
+def _bids(s, seat):
+    return [{"type": "bid", "card": c} for c in s["hands"][seat]]
+
+
+def _check_bid(s, seat, move):
+    if move["card"] not in s["hands"][seat]:
+        raise rule_error("bid.not_in_hand", f"card {move['card']} is not in your "
+                         f"hand {s['hands'][seat]}")
+
+
+def _play_bid(s, seat, move):
+    s["hands"][seat].remove(move["card"])
+    s["bids"][seat] = move["card"]
+
+
+def _gifts(s, seat):
+    return [{"type": "give", "to": other} for other in range(s["players"]) if other != seat]
+
+
+def _check_give(s, seat, move):
+    if move["to"] == seat or move["to"] >= s["players"]:
+        raise rule_error("give.target", f"seat {move['to']} is not another seat of this "
+                         f"{s['players']}-seat game")
+
+
+def _award(s, to):
+    s["scores"][to] += sum(s["prize"])
+    s["winner"], s["prize"] = None, []
+    _next_prize(s)
+
+
+def _next_prize(s):
+    if s["deck"] and s["hands"][0]:
+        s["prize"].append(s["deck"].pop(0))
+
+
+class Gops(KitGame):
+    """The test game on the game kit; state is a plain dict."""
 
     spec = SPEC
+    decisions = (
+        DecisionKind("bid", (Rule("bid", _check_bid, _play_bid, _bids),), sealed=True),
+        DecisionKind("award", (
+            Rule("keep", no_check, lambda s, seat, m: _award(s, seat), one("keep")),
+            Rule("give", _check_give, lambda s, seat, m: _award(s, m["to"]), _gifts))),
+    )
+    state_schema = STATE
 
     def check_setup(self, players, options):
         """Three-seat games need at least 3 cards (a test of cross-checks)."""
@@ -52,63 +107,41 @@ class Gops(Game):
                 "deck": deck[1:], "prize": [deck[0]], "bids": [None] * players,
                 "winner": None, "scores": [0] * players, "last": None}
 
-    def pending(self, state):
-        """Sealed bids from those who have not bid, or the winner's keep-or-give turn."""
+    def awaiting(self, state):
+        """Sealed bids from those who have not bid, or the winner's keep-or-give award."""
         if state["winner"] is not None:
-            return (Decision(state["winner"], "award", ("keep", "give"),
-                             prompt={"prize": sum(state["prize"])}),)
+            return ((state["winner"], "award"),)
         bidding = any(b is not None for b in state["bids"])
         if not state["prize"] or (not state["hands"][0] and not bidding):
             return ()
-        return tuple(Decision(s, "bid", ("bid",), sealed=True)
-                     for s, b in enumerate(state["bids"]) if b is None)
+        return tuple((s, "bid") for s, b in enumerate(state["bids"]) if b is None)
 
-    def legal_moves(self, state, seat):
-        """Bids of each card in hand, or keep / give to each other seat."""
-        if not any(d.seat == seat for d in self.pending(state)):
-            return []
-        if state["winner"] == seat:
-            return [{"type": "keep"}] + [{"type": "give", "to": s}
-                                         for s in range(state["players"]) if s != seat]
-        return [{"type": "bid", "card": c} for c in state["hands"][seat]]
+    def prompt(self, state, seat, kind):
+        """The award names the prize at stake."""
+        return {"prize": sum(state["prize"])} if kind == "award" else {}
 
-    def apply(self, state, seat, move):
-        """Record a bid (resolving when all are in) or settle the award."""
-        s = deep_copy(state)
-        if move["type"] == "bid":
-            return self._bid(s, seat, move["card"])
-        if move["type"] == "give":
-            if move["to"] == seat or move["to"] >= s["players"]:
-                raise IllegalMove("give.target", f"rule 'give': seat {move['to']} is not "
-                                  f"another seat of this {s['players']}-seat game")
-            s["scores"][move["to"]] += sum(s["prize"])
-        else:
-            s["scores"][seat] += sum(s["prize"])
-        s["winner"], s["prize"] = None, []
-        return self._next_prize(s)
-
-    def _bid(self, s, seat, card):
-        if card not in s["hands"][seat]:
-            raise IllegalMove("bid.not_in_hand", f"rule 'bid': card {card} is not in your "
-                              f"hand {s['hands'][seat]}")
-        s["hands"][seat].remove(card)
-        s["bids"][seat] = card
+    def settle(self, s):
+        """Once every bid is in: the sole top bid wins the prize, a tie discards or carries it."""
         if None in s["bids"]:
-            return s
+            return
         top = max(s["bids"])
         tops = [i for i, b in enumerate(s["bids"]) if b == top]
         s["last"], s["bids"] = list(s["bids"]), [None] * s["players"]
         if len(tops) == 1:
             s["winner"] = tops[0]
-            return s
+            return
         if s["options"]["ties"] == "discard":
             s["prize"] = []
-        return self._next_prize(s)
+        _next_prize(s)
 
-    def _next_prize(self, s):
-        if s["deck"] and s["hands"][0]:
-            s["prize"].append(s["deck"].pop(0))
-        return s
+    def check_state(self, state):
+        """One hand, bid and score per player; the winner is a seat."""
+        for key in ("hands", "bids", "scores"):
+            if len(state[key]) != state["players"]:
+                raise state_error(f"$.{key}", f"needs one entry per player "
+                                  f"({state['players']}), has {len(state[key])}")
+        if state["winner"] is not None and state["winner"] >= state["players"]:
+            raise state_error("$.winner", f"seat {state['winner']} is not at this table")
 
     def view(self, state, seat):
         """Everything but the deck order and others' sealed bids (their bid stays in their hand)."""
@@ -125,20 +158,6 @@ class Gops(Game):
         if self.pending(state):
             return None
         return Outcome(tuple(state["scores"]), ranks_from_keys(state["scores"]))
-
-    def to_dict(self, state):
-        """The state is already plain data."""
-        return deep_copy(state)
-
-    def from_dict(self, data):
-        """Check the keys and sizes, then take a copy."""
-        required = {"players", "options", "seed", "hands", "deck", "prize", "bids", "winner",
-                    "scores", "last"}
-        if not isinstance(data, dict) or set(data) != required:
-            raise InvalidState(f"a gops state has exactly the keys {sorted(required)}")
-        if len(data["hands"]) != data["players"] or len(data["bids"]) != data["players"]:
-            raise InvalidState("hands and bids need one entry per player")
-        return deep_copy(data)
 
     def redetermine(self, state, seat, rng):
         """Reshuffle the deck; re-pick other seats' sealed bids from their hands."""

@@ -1,0 +1,353 @@
+"""The game kit: a game declares its rules, the core derives legal_moves, apply and from_dict.
+
+A kit game subclasses `KitGame` and declares, per decision kind, one `Rule` per move type it
+accepts: how to enumerate candidates and how to check and play one. From that the core
+derives (so no game writes them again):
+
+- `pending`: one Decision per `(seat, kind)` that `awaiting` names; move types, sealed and
+  the prompt come from the declaration (`prompt` hook).
+- `legal_moves`: the candidates the rule's `check` accepts (LEGAL: listed as built;
+  ALIKE: one check decides them all). So listing and apply share one source of truth.
+- `apply`: resolve the seat's decision, dispatch by move type, `check` on the input (a
+  refused move costs no copy), copy the state ONCE, `play` on the copy, then `settle`.
+  The input is never mutated.
+- `from_dict`: the declared `state_schema`, then the `check_state` invariants; InvalidState
+  names the JSON path of the first bad field. `to_dict` is a copy.
+
+The engine has already checked match over, the seat pending, the version, the move's shape
+and that its type answers the decision: a kit game never checks turn again.
+
+Example (tests/support/gops.py, abridged)::
+
+    from referee.core.kit import DecisionKind, KitGame, Rule, no_check, one, rule_error
+    from referee.core.statecheck import enum, integer, list_of, nat, nullable, record
+
+    def _bids(s, seat):                   # candidates: one bid per card in hand
+        return [{"type": "bid", "card": c} for c in s["hands"][seat]]
+
+    def _check_bid(s, seat, move):        # reads only; raise (or return) the refusal
+        if move["card"] not in s["hands"][seat]:
+            raise rule_error("bid.not_in_hand", f"card {move['card']} is not in your hand")
+            # -> code move.illegal.bid.not_in_hand, message "rule 'bid': card 9 is not ..."
+
+    def _play_bid(s, seat, move):         # s is the private copy; the check has passed
+        s["hands"][seat].remove(move["card"])
+        s["bids"][seat] = move["card"]
+
+    class Gops(KitGame):
+        spec = SPEC                       # the GameSpec: its MoveKinds are the move types
+        decisions = (
+            DecisionKind("bid", (Rule("bid", _check_bid, _play_bid, _bids),), sealed=True),
+            DecisionKind("award", (
+                Rule("keep", no_check, lambda s, seat, m: _award(s, seat), one("keep")),
+                Rule("give", _check_give, lambda s, seat, m: _award(s, m["to"]), _gifts))),
+        )
+        state_schema = record(players=integer(2, 4), hands=list_of(list_of(integer(1, 8))),
+                              winner=nullable(nat(3)), ...)
+
+        def awaiting(self, s):            # who decides what now: (seat, kind) pairs
+            if s["winner"] is not None:
+                return ((s["winner"], "award"),)
+            return tuple((seat, "bid") for seat, b in enumerate(s["bids"]) if b is None)
+
+        def prompt(self, s, seat, kind):  # optional: the Decision's prompt
+            return {"prize": sum(s["prize"])} if kind == "award" else {}
+
+        def settle(self, s):              # optional: automatic steps after every move
+            if None not in s["bids"]:
+                ...                       # resolve the round on the copy
+
+        def check_state(self, s):         # optional: what the schema cannot say
+            if len(s["hands"]) != s["players"]:
+                raise state_error("$.hands", "needs one entry per player")
+
+    plus setup, view, outcome (and redetermine, redact_move) exactly as for any Game.
+
+Declaring rules. `Rule(type, check, play, candidates, listing=CHECKED)`:
+`check(state, seat, move)` raises (or returns) a `rule_error(...)`, returns None when the
+move is allowed, and must not change the state;
+`play(state, seat, move)` changes the private copy and may assume `check` passed;
+`candidates(state, seat)` yields candidate moves of this type (in the listing order).
+`Rule.dry(type, handler, candidates)` adapts a `handler(state, seat, move, dry)` that checks,
+returns early when `dry`, else changes the copy (apply then skips the separate check).
+A `DecisionKind(kind, rules, sealed=False, candidates=None)` lists its rules in the order its
+move types are shown; its own `candidates(state, seat)` (moves of any of its types) replaces
+the per-rule ones when one listing order must interleave types. `awaiting` may name the open
+move types too, `(seat, kind, types)`, when options close some of a kind's rules.
+
+Trusted candidates. Default CHECKED costs one `check` per candidate (no copy). Mark
+`listing=LEGAL` when the enumerator only builds legal moves, or `ALIKE` when candidates
+pass or fail together (the first one's check decides). Either way apply still checks what
+is submitted; `audit_listing(game, state, seat)` reports where a shortcut and per-candidate
+checks disagree: call it in the game's tests over playouts.
+
+Rule errors: `raise rule_error("give.target", "seat 5 is not another seat")` gives code
+`move.illegal.give.target` and message "rule 'give': seat 5 ..." (the rule named in the
+message is the code's first segment; pass `rule=` when it differs, e.g. Yunnan's
+`rule_error("bid.space", ..., rule="space")`). Extra keywords become the error's details.
+
+State. `state_schema` is JSON Schema (see `referee.core.statecheck` for short builders);
+`check_state(state)` checks what a schema cannot (lengths per player, conservation), raising
+`statecheck.state_error("$.hands", "one hand per player")`; it runs only on data that fits
+the schema, and a stray KeyError/TypeError there still becomes InvalidState.
+
+Migrating a game: delete `pending`, `legal_moves`, `apply`, `to_dict`, `from_dict`, the
+dispatch tables (_LEGAL/_APPLY, if/elif, HANDLERS/CANDIDATES), the local "rule 'x'" helper,
+every turn check (`move.illegal.turn`), the `deep_copy` on entry to apply, and the
+hand-written state validation; keep setup, view, outcome, redetermine, redact_move and the
+rules themselves. Keep each decision's listing order (rule order, then candidate order):
+builtin random bots pick by index, so another order plays other moves for the same seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from referee.core.copying import deep_copy
+from referee.core.errors import IllegalMove, InvalidState, NotYourTurn, UnexpectedMove
+from referee.core.game import Game
+from referee.core.schema import check_schema
+from referee.core.statecheck import validate
+from referee.core.types import Decision
+
+CHECKED, LEGAL, ALIKE = "checked", "legal", "alike"
+"""How a rule's candidates become legal moves: each checked; trusted as built; the first
+one's check decides for all (they differ only in what the check does not look at)."""
+_LISTINGS = (CHECKED, LEGAL, ALIKE)
+_ILLEGAL = "move.illegal."
+
+
+def rule_error(code: str, message: str, *, rule: str | None = None, **details) -> IllegalMove:
+    """The IllegalMove `move.illegal.<code>` with message "rule '<rule>': <message>"."""
+    code = code[len(_ILLEGAL):] if code.startswith(_ILLEGAL) else code
+    return IllegalMove(_ILLEGAL + code, f"rule '{rule or code.split('.')[0]}': {message}",
+                       **details)
+
+
+def one(move_type: str, **fields) -> Callable:
+    """A candidates function listing the single move `{"type": move_type, **fields}`."""
+    return lambda state, seat: [{"type": move_type, **fields}]
+
+
+def no_check(state, seat: int, move: dict) -> None:
+    """A check for moves the rules always allow once their decision is pending."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How one move type answers one decision kind: enumerate, check, play."""
+
+    type: str
+    check: Callable          # (state, seat, move) -> None, or raises/returns a rule_error
+    play: Callable           # (state, seat, move) -> None; changes the private copy
+    candidates: Callable | None = None  # (state, seat) -> candidate moves of this type
+    listing: str = CHECKED
+    play_checks: bool = False  # play checks by itself (Rule.dry): apply skips `check`
+
+    def __post_init__(self):
+        if self.listing not in _LISTINGS:
+            raise ValueError(f"rule {self.type!r}: listing must be one of {_LISTINGS}")
+
+    @classmethod
+    def dry(cls, type: str, handler: Callable, candidates: Callable | None = None,
+            listing: str = CHECKED) -> "Rule":
+        """A rule from one `handler(state, seat, move, dry)` that returns early when `dry`."""
+        return cls(type, lambda s, seat, m: handler(s, seat, m, True),
+                   lambda s, seat, m: handler(s, seat, m, False), candidates, listing, True)
+
+
+@dataclass(frozen=True)
+class DecisionKind:
+    """A kind of decision, the rules of the move types it takes, and whether it is sealed."""
+
+    kind: str
+    rules: tuple[Rule, ...]
+    sealed: bool = False
+    candidates: Callable | None = None  # (state, seat) -> moves of any type, listing order
+
+    @property
+    def move_types(self) -> tuple[str, ...]:
+        """The move types this decision takes, in declaration order."""
+        return tuple(r.type for r in self.rules)
+
+
+class KitGame(Game):
+    """A game declared into the kit: `spec`, `decisions`, `state_schema`, and the hooks."""
+
+    decisions: tuple[DecisionKind, ...] = ()
+    state_schema: dict | None = None
+    _kinds: dict = {}
+    _rules: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.decisions:
+            cls._kinds, cls._rules = _compile(cls)
+
+    def awaiting(self, state) -> Iterable[tuple]:
+        """Who must decide what now: `(seat, kind)` or `(seat, kind, open types)`; () if over."""
+        raise NotImplementedError
+
+    def prompt(self, state, seat: int, kind: str) -> dict:
+        """JSON-able context for `seat`'s pending `kind` decision."""
+        return {}
+
+    def settle(self, state) -> None:
+        """The automatic steps after every accepted move, on the private copy (default none)."""
+
+    def check_state(self, state) -> None:
+        """Invariants the state schema cannot express; raise `statecheck.state_error`."""
+
+    def pending(self, state) -> tuple[Decision, ...]:
+        """One Decision per awaiting seat, from the declared decision kinds."""
+        return tuple(Decision(seat, kind, types, self._kinds[kind].sealed,
+                              self.prompt(state, seat, kind))
+                     for seat, kind, types in self._awaiting(state))
+
+    def legal_moves(self, state, seat: int) -> list[dict]:
+        """The candidates of `seat`'s decision that its rules accept (or trust)."""
+        found = self._decision_of(state, seat)
+        if found is None:
+            return []
+        verdicts: dict[str, bool] = {}
+        moves = []
+        for rule, move in self._candidates(state, seat, *found):
+            if rule.listing == LEGAL:
+                ok = True
+            elif rule.listing == ALIKE:
+                ok = verdicts.get(rule.type)
+                if ok is None:
+                    ok = verdicts[rule.type] = accepts(rule, state, seat, move)
+            else:
+                ok = accepts(rule, state, seat, move)
+            if ok:
+                moves.append(move)
+        return moves
+
+    def apply(self, state, seat: int, move: dict):
+        """Check `move` by its rule, then copy once, play it on the copy and settle."""
+        rule = self.rule_for(state, seat, move)
+        if not rule.play_checks:
+            refusal = rule.check(state, seat, move)
+            if refusal is not None:
+                raise refusal
+        new = deep_copy(state)
+        rule.play(new, seat, move)
+        self.settle(new)
+        return new
+
+    def rule_for(self, state, seat: int, move: dict) -> Rule:
+        """The rule that judges `seat`'s `move` now; NotYourTurn/UnexpectedMove if none."""
+        found = self._decision_of(state, seat)
+        if found is None:  # the engine says so first; this guards direct calls
+            raise NotYourTurn(f"seat {seat} has no decision pending")
+        kind, types = found
+        move_type = move.get("type") if isinstance(move, dict) else None
+        if move_type not in types:
+            raise UnexpectedMove(f"a {move_type!r} move does not answer the pending {kind!r} "
+                                 f"decision, which takes {list(types)}",
+                                 decision=kind, accepted=list(types))
+        return self._rules[kind, move_type]
+
+    def to_dict(self, state) -> dict:
+        """The complete state as plain data (a copy)."""
+        return deep_copy(state)
+
+    def from_dict(self, data):
+        """A copy of `data` once it fits `state_schema` and `check_state`; else InvalidState."""
+        name = self.spec.name
+        if self.state_schema is not None:
+            validate(data, self.state_schema, name)
+        try:
+            self.check_state(data)
+        except InvalidState as err:
+            raise InvalidState(f"invalid {name} state: {err.message}", **err.details) from err
+        except (KeyError, TypeError, AttributeError, ValueError, IndexError) as err:
+            raise InvalidState(f"invalid {name} state: malformed "
+                               f"({type(err).__name__}: {err})") from err
+        return deep_copy(data)
+
+    def _awaiting(self, state):
+        for entry in self.awaiting(state):
+            if len(entry) == 2:
+                yield entry[0], entry[1], self._kinds[entry[1]].move_types
+            else:
+                yield entry[0], entry[1], tuple(entry[2])
+
+    def _decision_of(self, state, seat: int):
+        for other, kind, types in self._awaiting(state):
+            if other == seat:
+                return kind, types
+        return None
+
+    def _candidates(self, state, seat: int, kind: str, types: tuple):
+        """(rule, candidate) pairs of the open types, in listing order, unfiltered."""
+        decl = self._kinds[kind]
+        if decl.candidates is not None:
+            for move in decl.candidates(state, seat):
+                if move["type"] in types:
+                    yield self._rules[kind, move["type"]], move
+            return
+        for move_type in types:
+            rule = self._rules[kind, move_type]
+            for move in rule.candidates(state, seat):
+                yield rule, move
+
+
+def accepts(rule: Rule, state, seat: int, move: dict) -> bool:
+    """Whether `rule` accepts `move` (its check only: no copy, the state is not touched)."""
+    try:
+        return rule.check(state, seat, move) is None
+    except IllegalMove:
+        return False
+
+
+def audit_listing(game: KitGame, state, seat: int) -> list[str]:
+    """Where the listing shortcuts disagree with checking every candidate ([] if nowhere).
+
+    Also reports candidates that are not well-formed moves of their type. For game tests:
+    LEGAL and ALIKE listings are promises the per-candidate checks must confirm.
+    """
+    found = game._decision_of(state, seat)
+    if found is None:
+        return []
+    listed = game.legal_moves(state, seat)
+    checked, problems = [], []
+    for rule, move in game._candidates(state, seat, *found):
+        errors = game.spec.move_kind(rule.type).errors(move)
+        if errors:
+            problems.append(f"candidate {move} is malformed: {errors}")
+        if accepts(rule, state, seat, move):
+            checked.append(move)
+    if listed != checked:
+        extra = [m for m in listed if m not in checked]
+        missing = [m for m in checked if m not in listed]
+        problems.append(f"{found[0]}: listed but refused by check {extra}; "
+                        f"accepted by check but not listed {missing}")
+    return problems
+
+
+def _compile(cls) -> tuple[dict, dict]:
+    """The decision and rule tables of a kit game, checked when the class is defined."""
+    spec, kinds, rules = cls.spec, {}, {}
+    for decl in cls.decisions:
+        if decl.kind in kinds:
+            raise ValueError(f"{spec.name}: decision kind {decl.kind!r} declared twice")
+        kinds[decl.kind] = decl
+        for rule in decl.rules:
+            if spec.move_kind(rule.type) is None:
+                raise ValueError(f"{spec.name}: {decl.kind!r} rule for undeclared move type "
+                                 f"{rule.type!r}")
+            if (decl.kind, rule.type) in rules:
+                raise ValueError(f"{spec.name}: two {rule.type!r} rules in {decl.kind!r}")
+            if rule.candidates is None and decl.candidates is None:
+                raise ValueError(f"{spec.name}: {decl.kind!r}/{rule.type!r} has no candidates")
+            rules[decl.kind, rule.type] = rule
+    if cls.state_schema is not None:
+        check_schema(cls.state_schema, f"{spec.name} state")
+    return kinds, rules
+
+
+__all__ = ["ALIKE", "CHECKED", "LEGAL", "DecisionKind", "KitGame", "Rule",
+           "accepts", "audit_listing", "no_check", "one", "rule_error"]
