@@ -64,6 +64,24 @@ class Game(ABC):
         """
         return state
 
+    def view_schema(self, spectator: bool = False) -> dict | None:
+        """JSON Schema of `view(state, seat)` (spectator: of `view(state, None)`); None: undescribed.
+
+        Written in the subset `referee.core.schema` checks, every property with a
+        `description` (its meaning in the game's own words, units, whose it is, when hidden),
+        and objects closed with `additionalProperties: false` (or a schema for their values),
+        so the conformance suite can hold every view the engine produces to it.
+        """
+        return None
+
+    def board(self) -> dict:
+        """The printed material the engine uses: `{table: {"description": ..., "value": ...}}`.
+
+        Values keep the provenance tags of `seeds/<game>/` (`{"value", "status", "source"}`),
+        so clients draw boards and explain effects from the API rather than from copies.
+        """
+        return {}
+
     def redact_move(self, move: dict, seat: int, viewer: int | None) -> dict | None:
         """How `viewer` may see `seat`'s (non-sealed) move in a running match's log; None hides it."""
         return move
