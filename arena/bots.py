@@ -1,4 +1,10 @@
-"""Registered bots in Redis: identity, signing secret, and health figures."""
+"""Registered bots in Redis: identity, signing secret, pinned address, and health figures.
+
+Health is public (`GET /v1/bots`): counts, latencies, and the last error as a code with its
+match and version. What a bot sent with a failure (the first bytes of its body, the rule's
+message about its illegal move) is its owner's only: it is kept apart, under
+`<prefix>:bot:<id>:private`, and read with `BotRegistry.private`, never by `public`.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +12,35 @@ import json
 import secrets
 import time
 
-from arena.botclient import InvalidBotUrl, call, check_url
+from arena import botclient
+from arena.botclient import Reply
 from arena.errors import BotNotFound, BotRejected
+from arena.netguard import AddressPolicy, InvalidBotUrl, Target, UrlRefused, check_address, \
+    policy_for, resolve, split_url
 from arena.protocol import API_VERSION
 
 HEALTH_TIMEOUT_S = 5.0
 LATENCY_SAMPLES = 1000
 FAILURE_KINDS = {"bot.timeout": "timeouts", "bot.unreachable": "crashes",
                  "bot.http_error": "crashes", "bot.bad_response": "bad_responses",
-                 "bot.illegal_move": "illegal_moves", "bot.stalling": "stalls"}
+                 "bot.illegal_move": "illegal_moves", "bot.stalling": "stalls",
+                 "bot.url_refused": "crashes"}
 """Which health counter each failure code counts towards."""
+
+PUBLIC_FAILURE_KEYS = ("code", "status", "phase", "limit_ms", "detail", "moves_in_a_row",
+                       "limit")
+"""What of a failure record anyone may read in a bot's health; the rest is the owner's."""
 
 
 class BotRegistry:
     """Bots under `<prefix>:bot:<id>`; stats in a hash, latencies in a capped list."""
 
-    def __init__(self, redis, prefix: str):
+    def __init__(self, redis, prefix: str, policy: AddressPolicy | None = None):
+        """`policy` says which addresses bots may have; by default only public ones plus
+        $REFEREE_BOT_ALLOW (whoever builds the registry for the embedded default passes
+        one that allows loopback)."""
         self.redis, self.prefix = redis, prefix
+        self.policy = policy if policy is not None else policy_for(embedded=False)
         self._cache: dict[str, dict] = {}  # bot records never change once registered
 
     def _key(self, bot_id: str, part: str = "") -> str:
@@ -30,12 +48,15 @@ class BotRegistry:
 
     def register(self, name: str | None, url: str, games: list, owner: str | None,
                  known_games) -> dict:
-        """Health-check `GET /` and store the bot; returns it with its secret."""
+        """Resolve and check the address, health-check `GET /`, and store the bot with the
+        address pinned; returns it with its secret. Raises UrlRefused, BotRejected."""
         try:
-            url = check_url(url)
+            split_url(url)
         except InvalidBotUrl as err:
             raise BotRejected(str(err), reason="url") from err
-        info = health_check(url)
+        url = url.rstrip("/")
+        target = resolve(url, self.policy)
+        info = health_check(target)
         claimed = info.get("games")
         unknown = [g for g in games if g not in known_games]
         if unknown:
@@ -45,7 +66,7 @@ class BotRegistry:
             raise BotRejected(f"the bot says it plays {claimed}, not all of {games}",
                               reason="games")
         bot = {"id": "b" + secrets.token_hex(6), "name": name or str(info.get("name") or url),
-               "url": url, "games": list(games), "owner": owner or "",
+               "url": url, **target.pin(), "games": list(games), "owner": owner or "",
                "author": str(info.get("author", "")), "info": info,
                "registered_at": time.time(),
                "secret": "bs_" + secrets.token_urlsafe(32)}  # never starts with "-"
@@ -76,20 +97,50 @@ class BotRegistry:
         return list(self.redis.zrange(f"{self.prefix}:bots", 0, -1))
 
     def public(self, bot: dict) -> dict:
-        """The bot as others may see it: no secret, plus its health figures."""
-        return {k: v for k, v in bot.items() if k != "secret"} | {"health": self.health(bot["id"])}
+        """The bot as others may see it: no secret, no pinned address, its health figures."""
+        hidden = ("secret", "address")
+        return {k: v for k, v in bot.items() if k not in hidden} | \
+            {"health": self.health(bot["id"])}
+
+    def private(self, bot_id: str) -> dict:
+        """The owner's view of the last failure: everything the bot sent with it (its first
+        bytes) and the full record. Only the bot's owner may be shown this."""
+        raw = self.redis.get(self._key(bot_id, "private"))
+        return {"last_error": json.loads(raw) if raw else None}
+
+    # -- calling ---------------------------------------------------------------------------
+
+    def target(self, bot: dict) -> Target:
+        """Where to call the bot: its pinned address, checked against today's policy (a bot
+        stored without one is resolved now). Raises UrlRefused."""
+        if not bot.get("address"):
+            return resolve(bot["url"], self.policy)
+        scheme, host, port, path = split_url(bot["url"])
+        target = Target(scheme, host, port, bot["address"], path)
+        check_address([target.address], self.policy)
+        return target
+
+    def call(self, bot: dict, path: str, payload: dict | None, timeout_s: float) -> Reply:
+        """Call the bot at its pinned address, signed with its secret; never raises for the
+        bot's faults (a refused address is the failure bot.url_refused)."""
+        try:
+            target = self.target(bot)
+        except (UrlRefused, InvalidBotUrl):
+            return Reply(failure={"code": "bot.url_refused"})
+        return botclient.call(target, path, payload, bot.get("secret"), timeout_s)
 
     # -- health figures -------------------------------------------------------------------
 
     def record_move(self, bot_id: str, latency_ms: float, failure: dict | None,
-                    match_id: str, version: int) -> None:
-        """Count one request to the bot: its latency and, if it failed, why."""
+                    match_id: str, version: int, private: dict | None = None) -> None:
+        """Count one request to the bot: its latency and, if it failed, why (`private`:
+        what it sent, kept for its owner)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.hincrby(self._key(bot_id, "stats"), "moves", 1)
         pipe.lpush(self._key(bot_id, "lat"), round(latency_ms, 3))
         pipe.ltrim(self._key(bot_id, "lat"), 0, LATENCY_SAMPLES - 1)
         if failure is not None:
-            self._failure(pipe, bot_id, failure, match_id, version)
+            self._failure(pipe, bot_id, failure, match_id, version, private)
         pipe.execute()
 
     def record_failure(self, bot_id: str, failure: dict, match_id: str, version: int) -> None:
@@ -98,11 +149,18 @@ class BotRegistry:
         self._failure(pipe, bot_id, failure, match_id, version)
         pipe.execute()
 
-    def _failure(self, pipe, bot_id, failure, match_id, version) -> None:
+    def _failure(self, pipe, bot_id, failure, match_id, version, private=None) -> None:
+        """The public last error keeps the code and our own figures; the full record and
+        what the bot sent go to the owner-only key."""
+        where = {"match": match_id, "version": version, "at": time.time(),
+                 "log": f"/v1/matches/{match_id}/log"}
+        public = {k: failure[k] for k in PUBLIC_FAILURE_KEYS if k in failure}
+        if isinstance(failure.get("error"), dict) and "code" in failure["error"]:
+            public["error"] = {"code": failure["error"]["code"]}
         pipe.hincrby(self._key(bot_id, "stats"), FAILURE_KINDS.get(failure["code"], "other"), 1)
-        pipe.set(self._key(bot_id, "last_error"), json.dumps({
-            **failure, "match": match_id, "version": version, "at": time.time(),
-            "log": f"/v1/matches/{match_id}/log"}))
+        pipe.set(self._key(bot_id, "last_error"), json.dumps({**public, **where}))
+        pipe.set(self._key(bot_id, "private"), json.dumps(
+            {**failure, **where, **({"sent": private} if private else {})}))
 
     def record_match(self, bot_id: str) -> None:
         """Count a finished match the bot played."""
@@ -121,16 +179,25 @@ class BotRegistry:
         return figures
 
 
-def health_check(url: str) -> dict:
-    """`GET /` of the bot: it must answer JSON with apiversion 1; returns that JSON."""
-    reply = call(url, "/", None, None, HEALTH_TIMEOUT_S)
-    if reply.failure is not None:
-        raise BotRejected(f"the bot's GET / failed: {reply.failure['code']}",
-                          reason="health", failure=reply.failure)
+def health_check(target: Target) -> dict:
+    """`GET /` of the bot: it must answer JSON with apiversion 1; returns that JSON.
+
+    The refusal carries only a code, never what the far end sent; and anything short of an
+    HTTP answer (refused, reset, silent, not HTTP) is `bot.unreachable`, so a closed port and
+    an open one that is not a bot look alike to whoever registers.
+    """
+    reply = botclient.call(target, "/", None, None, HEALTH_TIMEOUT_S)
+    failure = reply.failure
+    if failure is not None:
+        if not reply.answered or failure["code"] in ("bot.timeout", "bot.unreachable"):
+            failure = {"code": "bot.unreachable"}
+        failure = {k: failure[k] for k in ("code", "status", "detail") if k in failure}
+        raise BotRejected(f"the bot's GET / failed: {failure['code']}", reason="health",
+                          failure=failure)
     info = reply.body
     if not isinstance(info, dict) or str(info.get("apiversion")) != API_VERSION:
-        raise BotRejected(f"the bot's GET / must answer JSON with \"apiversion\": "
-                          f"\"{API_VERSION}\", got {str(info)[:200]}", reason="health")
+        raise BotRejected(f"the bot's GET / must answer a JSON object with \"apiversion\": "
+                          f"\"{API_VERSION}\"", reason="health")
     return info
 
 

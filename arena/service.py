@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import logging
 
-from arena.botclient import call
 from arena.bots import BotRegistry
 from arena.driver import BotDriver
 from arena.errors import InvalidTournament
 from arena.leaderboard import Leaderboards, result_record
 from arena.limits import resolve as resolve_limits
+from arena.netguard import policy_for
 from arena.tournaments import Tournaments
 from referee.core.bots import BUILTIN_BOTS
 from referee.service.connection import connect
@@ -27,8 +27,14 @@ END_TIMEOUT_S = 2.0
 
 
 def drivers_for(settings) -> dict:
-    """The arena's seat drivers for a service built from `settings`."""
-    return {"bot": BotDriver(BotRegistry(connect(settings.redis_url), settings.key_prefix))}
+    """The arena's seat drivers for a service built from `settings`: the embedded default
+    lets bots be on loopback (one person's machine); a real deployment allows only public
+    addresses plus $REFEREE_BOT_ALLOW."""
+    policy = policy_for(embedded=settings.embedded)
+    if policy.allow:
+        log.warning("bots may be at these internal addresses: %s", policy.describe())
+    return {"bot": BotDriver(BotRegistry(connect(settings.redis_url), settings.key_prefix,
+                                         policy))}
 
 
 def service_hooks() -> list:
@@ -150,6 +156,6 @@ class Arena:
             bot = self.bots.get(ref)
             payload = {"apiversion": "1", "match": meta.id, "game": meta.game, "seat": seat,
                        "result": live.result, "view": game.view(state, seat)}
-            reply = call(bot["url"], "/end", payload, bot["secret"], END_TIMEOUT_S)
+            reply = self.bots.call(bot, "/end", payload, END_TIMEOUT_S)
             if reply.failure is not None:
                 log.info("bot %s: /end of %s failed (%s)", ref, meta.id, reply.failure["code"])
