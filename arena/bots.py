@@ -8,23 +8,27 @@ message about its illegal move) is its owner's only: it is kept apart, under
 
 from __future__ import annotations
 
+import hmac
 import json
 import secrets
 import time
 
 from arena import botclient
 from arena.botclient import Reply
+from arena.botslots import CallSlots, max_calls_setting
+from arena.botstanding import Standing, disable_after_setting
 from arena.errors import BotNotFound, BotRejected
 from arena.netguard import AddressPolicy, InvalidBotUrl, Target, UrlRefused, check_address, \
     policy_for, resolve, split_url
 from arena.protocol import API_VERSION
+from referee.service.errors import InvalidToken, MissingToken
 
 HEALTH_TIMEOUT_S = 5.0
 LATENCY_SAMPLES = 1000
 FAILURE_KINDS = {"bot.timeout": "timeouts", "bot.unreachable": "crashes",
                  "bot.http_error": "crashes", "bot.bad_response": "bad_responses",
                  "bot.illegal_move": "illegal_moves", "bot.stalling": "stalls",
-                 "bot.url_refused": "crashes"}
+                 "bot.url_refused": "crashes", "bot.disabled": "other"}
 """Which health counter each failure code counts towards."""
 
 PUBLIC_FAILURE_KEYS = ("code", "status", "phase", "limit_ms", "detail", "moves_in_a_row",
@@ -35,12 +39,19 @@ PUBLIC_FAILURE_KEYS = ("code", "status", "phase", "limit_ms", "detail", "moves_i
 class BotRegistry:
     """Bots under `<prefix>:bot:<id>`; stats in a hash, latencies in a capped list."""
 
-    def __init__(self, redis, prefix: str, policy: AddressPolicy | None = None):
+    def __init__(self, redis, prefix: str, policy: AddressPolicy | None = None,
+                 max_calls: int | None = None, disable_after: int | None = None):
         """`policy` says which addresses bots may have; by default only public ones plus
         $REFEREE_BOT_ALLOW (whoever builds the registry for the embedded default passes
-        one that allows loopback)."""
+        one that allows loopback). `max_calls` caps each bot's calls in flight (default
+        $REFEREE_BOT_MAX_CALLS or 8); `disable_after` failed matches in a row disable a bot
+        (default $REFEREE_BOT_DISABLE_AFTER or 5)."""
         self.redis, self.prefix = redis, prefix
         self.policy = policy if policy is not None else policy_for(embedded=False)
+        self.slots = CallSlots(redis, lambda b: self._key(b, "calls"),
+                               max_calls if max_calls is not None else max_calls_setting())
+        self.standing = Standing(redis, self._key, disable_after if disable_after is not None
+                                 else disable_after_setting())
         self._cache: dict[str, dict] = {}  # bot records never change once registered
 
     def _key(self, bot_id: str, part: str = "") -> str:
@@ -121,13 +132,26 @@ class BotRegistry:
         return target
 
     def call(self, bot: dict, path: str, payload: dict | None, timeout_s: float) -> Reply:
-        """Call the bot at its pinned address, signed with its secret; never raises for the
-        bot's faults (a refused address is the failure bot.url_refused)."""
+        """Call the bot at its pinned address, signed with its secret, holding one of its
+        call slots; never raises for the bot's faults (a refused address is the failure
+        bot.url_refused; no free slot within the deadline, bot.timeout)."""
+        start = time.monotonic()
         try:
             target = self.target(bot)
         except (UrlRefused, InvalidBotUrl):
             return Reply(failure={"code": "bot.url_refused"})
-        return botclient.call(target, path, payload, bot.get("secret"), timeout_s)
+        token = self.slots.acquire(bot["id"], start + timeout_s)
+        if token is None:
+            return Reply(failure={"code": "bot.timeout", "limit_ms": round(timeout_s * 1000),
+                                  "detail": "every call slot of the bot stayed busy"},
+                         latency_ms=(time.monotonic() - start) * 1000)
+        try:
+            waited = time.monotonic() - start
+            reply = botclient.call(target, path, payload, bot.get("secret"), timeout_s - waited)
+        finally:
+            self.slots.release(bot["id"], token)
+        reply.latency_ms += waited * 1000
+        return reply
 
     # -- health figures -------------------------------------------------------------------
 
@@ -162,9 +186,23 @@ class BotRegistry:
         pipe.set(self._key(bot_id, "private"), json.dumps(
             {**failure, **where, **({"sent": private} if private else {})}))
 
-    def record_match(self, bot_id: str) -> None:
-        """Count a finished match the bot played."""
+    def record_match(self, bot_id: str, forfeit: dict | None = None) -> None:
+        """Count a finished match the bot played; `forfeit`, its seat's forfeit record if it
+        forfeited (failed matches in a row disable the bot)."""
         self.redis.hincrby(self._key(bot_id, "stats"), "matches", 1)
+        self.standing.match_ended(bot_id, forfeit)
+
+    def enable(self, bot_id: str, secret: str | None) -> dict:
+        """Re-enable a disabled bot; `secret` must be the bot's own (until accounts exist,
+        its signing secret is what proves ownership). Raises BotNotFound, MissingToken,
+        InvalidToken."""
+        bot = self.get(bot_id)
+        if not secret:
+            raise MissingToken("re-enabling a bot needs 'Authorization: Bearer <bot secret>'")
+        if not hmac.compare_digest(secret.encode(), bot["secret"].encode()):
+            raise InvalidToken("that is not this bot's secret")
+        self.standing.enable(bot_id)
+        return bot
 
     def health(self, bot_id: str) -> dict:
         """Matches, moves, failures by kind, latency p50/p95, and the last error."""
@@ -176,7 +214,8 @@ class BotRegistry:
         figures["latency_ms"] = {"p50": _pct(samples, 0.50), "p95": _pct(samples, 0.95),
                                  "samples": len(samples)}
         figures["last_error"] = json.loads(last) if last else None
-        return figures
+        return {**figures, **self.standing.figures(bot_id),
+                "calls_in_flight": self.slots.in_flight(bot_id)}
 
 
 def health_check(target: Target) -> dict:

@@ -25,11 +25,12 @@ class BotDriver:
         self._started: set = set()  # (match, seat) pairs this process knows were started
 
     def validate(self, ref: str) -> None:
-        """Raise InvalidSeats unless the bot is registered."""
+        """Raise InvalidSeats unless the bot is registered, BotDisabled if it is disabled."""
         try:
             self.bots.get(ref)
         except Exception as err:
             raise InvalidSeats(f"no registered bot {ref!r}", bot=ref) from err
+        self.bots.standing.check(ref)
 
     def describe(self, ref: str) -> dict:
         """The seat's public description: the bot's name and id."""
@@ -74,6 +75,8 @@ class BotDriver:
 
     def _start(self, bot: dict, turn: Turn, limits: dict) -> dict | None:
         meta = turn.meta
+        if self.bots.standing.disabled(bot["id"]) is not None:  # disabled after the match
+            return {"code": "bot.disabled", "phase": "start"}     # was made: not called
         payload = {"apiversion": API_VERSION, "match": _match_info(meta), "seat": turn.seat,
                    "limits": {k: limits[k] for k in ("move_ms", "bank_ms", "start_ms")}}
         reply = self.bots.call(bot, "/start", payload, limits["start_ms"] / 1000)

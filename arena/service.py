@@ -91,6 +91,7 @@ class Arena:
                 raise InvalidTournament(f"no builtin bot {entrant!r}")
             return
         bot = self.bots.get(entrant)
+        self.bots.standing.check(entrant)
         if game not in bot["games"]:
             raise InvalidTournament(f"bot {entrant} ({bot['name']}) does not play {game}")
 
@@ -152,7 +153,7 @@ class Arena:
             prefix, ref = split_kind(info["kind"])
             if prefix != "bot" or live.status != "over":
                 continue
-            self.bots.record_match(ref)
+            self.bots.record_match(ref, live.forfeits.get(str(seat)))
             bot = self.bots.get(ref)
             payload = {"apiversion": "1", "match": meta.id, "game": meta.game, "seat": seat,
                        "result": live.result, "view": game.view(state, seat)}
