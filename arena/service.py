@@ -32,7 +32,9 @@ def drivers_for(settings) -> dict:
     addresses plus $REFEREE_BOT_ALLOW."""
     policy = policy_for(embedded=settings.embedded)
     if policy.allow:
-        log.warning("bots may be at these internal addresses: %s", policy.describe())
+        log.warning("bots may be at these internal addresses (REFEREE_BOT_ALLOW%s): %s",
+                    ", plus loopback in the embedded default" if settings.embedded else "",
+                    policy.describe())
     return {"bot": BotDriver(BotRegistry(connect(settings.redis_url), settings.key_prefix,
                                          policy))}
 

@@ -79,13 +79,16 @@ def test_a_closed_and_an_open_internal_port_look_the_same(strict_client, interna
     assert a.data == b.data and a.status_code == b.status_code == 422
 
 
-def test_the_embedded_default_allows_loopback(monkeypatch, internal):
+def test_the_embedded_default_allows_loopback_and_says_so(monkeypatch, internal, caplog):
     """No REDIS_URL: one person's machine, where local bots are the point."""
     from referee.api import create_app
 
     monkeypatch.delenv(ALLOW_ENV, raising=False)
-    client = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),
-                         "QUEUE_NAME": unique_name("embq")}).test_client()
+    with caplog.at_level("WARNING", logger="arena.service"):
+        client = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),
+                             "QUEUE_NAME": unique_name("embq")}).test_client()
+    assert any("plus loopback in the embedded default): 127.0.0.0/8,::1/128" in r.getMessage()
+               for r in caplog.records)
     r = client.post("/v1/bots", json={"url": internal.url, "games": ["gops"]})
     assert r.status_code == 201, r.json
     assert "address" not in r.json and "address" not in client.get("/v1/bots").json["bots"][0]
