@@ -185,6 +185,10 @@ def call(target: Target, path: str, payload: dict | None, secret: str | None,
     except (OSError, http.client.HTTPException) as err:
         return Reply(failure={"code": "bot.unreachable"}, private={"error": type(err).__name__},
                      latency_ms=_ms(start), answered=bool(answered))
+    except Exception as err:  # whatever else reading its answer raised: the bot's, not ours
+        return Reply(failure={"code": "bot.bad_response", "detail": "the answer cannot be read"},
+                     private={"error": type(err).__name__}, latency_ms=_ms(start),
+                     answered=bool(answered))
     latency = _ms(start)
     if latency > timeout_s * 1000:
         return Reply(failure={"code": "bot.timeout", "limit_ms": limit_ms},

@@ -76,9 +76,10 @@ class BotRegistry:
         if isinstance(claimed, list) and claimed and not set(games) <= set(claimed):
             raise BotRejected(f"the bot says it plays {claimed}, not all of {games}",
                               reason="games")
-        bot = {"id": "b" + secrets.token_hex(6), "name": name or str(info.get("name") or url),
+        bot = {"id": "b" + secrets.token_hex(6),
+               "name": name or str(info.get("name") or url)[:200],
                "url": url, **target.pin(), "games": list(games), "owner": owner or "",
-               "author": str(info.get("author", "")), "info": info,
+               "author": str(info.get("author", ""))[:200], "info": _described(info),
                "registered_at": time.time(),
                "secret": "bs_" + secrets.token_urlsafe(32)}  # never starts with "-"
         pipe = self.redis.pipeline()
@@ -238,6 +239,17 @@ def health_check(target: Target) -> dict:
         raise BotRejected(f"the bot's GET / must answer a JSON object with \"apiversion\": "
                           f"\"{API_VERSION}\"", reason="health")
     return info
+
+
+def _described(info: dict) -> dict:
+    """What we keep (and list publicly) of a bot's `GET /`: the protocol's fields, short."""
+    kept = {k: info[k] for k in ("apiversion", "name", "author", "version") if k in info}
+    kept = {k: v if isinstance(v, (int, float, bool)) or v is None else str(v)[:200]
+            for k, v in kept.items()}
+    games = info.get("games")
+    if isinstance(games, list):
+        kept["games"] = [str(g)[:100] for g in games[:50]]
+    return kept
 
 
 def _pct(samples: list, q: float):

@@ -41,7 +41,7 @@ class RawServer:
     def _handle(self, conn) -> None:
         try:
             while True:
-                request = _read_request(conn)
+                request = read_request(conn)
                 if request is None:
                     return
                 head = request.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
@@ -55,7 +55,8 @@ class RawServer:
             conn.close()
 
 
-def _read_request(conn) -> bytes | None:
+def read_request(conn) -> bytes | None:
+    """One whole request (head and Content-Length body), or None once the peer closes."""
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = conn.recv(65536)

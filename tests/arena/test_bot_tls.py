@@ -15,7 +15,7 @@ import pytest
 
 from arena import botclient
 from arena.netguard import AddressPolicy, resolve
-from tests.arena.rawserver import http_answer
+from tests.arena.rawserver import http_answer, read_request
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl")
 
@@ -62,8 +62,9 @@ def tls_server(cert, answer):
     def handle(raw):
         try:
             with context.wrap_socket(raw, server_side=True) as conn:
-                request = conn.recv(65536)
-                answer(conn, request)
+                request = read_request(conn)  # all of it: closing on unread bytes resets
+                if request is not None:
+                    answer(conn, request)
         except (OSError, ssl.SSLError):
             pass
     threading.Thread(target=serve, daemon=True).start()

@@ -170,3 +170,18 @@ def test_a_name_with_any_internal_address_is_refused():
     target = resolve("http://public.example:8080/bot/", AddressPolicy(),
                      resolver=lambda h, p, type=0: resolver(h, p)[:1])
     assert (target.address, target.port, target.path) == ("93.184.216.34", 8080, "/bot")
+
+
+def test_what_a_bot_says_about_itself_is_kept_short(client):
+    """A 250 KB `GET /` is registered as its protocol fields, trimmed; the rest is dropped."""
+    info = {"apiversion": "1", "name": "n" * 1000, "games": ["gops"] * 500, "version": 3,
+            "padding": "x" * 250_000}
+    server = RawServer(lambda c, r: c.sendall(http_answer(json.dumps(info).encode())))
+    try:
+        r = client.post("/v1/bots", json={"url": server.url, "games": ["gops"]})
+    finally:
+        server.stop()
+    assert r.status_code == 201 and len(r.data) < 10_000
+    assert r.json["info"] == {"apiversion": "1", "name": "n" * 200, "version": 3,
+                              "games": ["gops"] * 50}
+    assert r.json["name"] == "n" * 200
