@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 
 from arena import strictjson
-from arena.netguard import InvalidBotUrl, Target  # noqa: F401 (InvalidBotUrl: re-exported)
+from arena.netguard import Target
 from arena.protocol import sign
 
 MAX_RESPONSE_BYTES = 256 * 1024
