@@ -99,13 +99,11 @@ class _Connection(http.client.HTTPConnection):
         self.deadline = math.inf
 
     def connect(self):
-        """Open (and for https, wrap) a deadline socket to the pinned address."""
+        """Open (and for https, wrap) a deadline socket to the first pinned address that
+        answers."""
         t = self.target
-        family = socket.AF_INET6 if ":" in t.address else socket.AF_INET
-        sock = _DeadlineSocket(family, socket.SOCK_STREAM)
+        sock = self._dial()
         try:
-            sock.settimeout(max(0.001, min(CONNECT_TIMEOUT, self.deadline - time.monotonic())))
-            sock.connect((t.address, t.port))
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             if t.scheme == "https":
                 # CPython bounds the whole handshake by the timeout set here
@@ -116,6 +114,27 @@ class _Connection(http.client.HTTPConnection):
             raise
         sock.deadline = self.deadline
         self.sock = sock
+
+    def _dial(self) -> socket.socket:
+        """A connected socket to one of the pinned addresses, tried in order in the time
+        left; the last error if none connects."""
+        error = None
+        for address in self.target.addresses:
+            family = socket.AF_INET6 if ":" in address else socket.AF_INET
+            sock = _DeadlineSocket(family, socket.SOCK_STREAM)
+            try:
+                left = self.deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("the call's deadline has passed")
+                sock.settimeout(min(CONNECT_TIMEOUT, left))
+                sock.connect((address, self.target.port))
+                return sock
+            except OSError as err:
+                sock.close()
+                error = err
+                if isinstance(err, TimeoutError) and self.deadline <= time.monotonic():
+                    break
+        raise error
 
     def arm(self, deadline: float) -> None:
         """Give this call's deadline to the connection (and its socket, if open)."""
@@ -142,7 +161,7 @@ def _connection(target: Target) -> tuple[_Connection, tuple]:
     pool = getattr(_local, "pool", None)
     if pool is None:
         pool = _local.pool = {}
-    key = (target.scheme, target.host, target.port, target.address)
+    key = (target.scheme, target.host, target.port, target.addresses)
     conn = pool.get(key)
     if conn is None:
         conn = pool[key] = _Connection(target)

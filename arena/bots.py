@@ -1,4 +1,4 @@
-"""Registered bots in Redis: identity, signing secret, pinned address, and health figures.
+"""Registered bots in Redis: identity, signing secret, pinned addresses, and health figures.
 
 Health is public (`GET /v1/bots`): counts, latencies, and the last error as a code with its
 match and version. What a bot sent with a failure (the first bytes of its body, the rule's
@@ -110,7 +110,7 @@ class BotRegistry:
 
     def public(self, bot: dict) -> dict:
         """The bot as others may see it: no secret, no pinned address, its health figures."""
-        hidden = ("secret", "address")
+        hidden = ("secret", "addresses")
         return {k: v for k, v in bot.items() if k not in hidden} | \
             {"health": self.health(bot["id"])}
 
@@ -123,13 +123,13 @@ class BotRegistry:
     # -- calling ---------------------------------------------------------------------------
 
     def target(self, bot: dict) -> Target:
-        """Where to call the bot: its pinned address, checked against today's policy (a bot
-        stored without one is resolved now). Raises UrlRefused."""
-        if not bot.get("address"):
+        """Where to call the bot: its pinned addresses, checked against today's policy (a bot
+        stored without any is resolved now). Raises UrlRefused."""
+        if not bot.get("addresses"):
             return resolve(bot["url"], self.policy)
         scheme, host, port, path = split_url(bot["url"])
-        target = Target(scheme, host, port, bot["address"], path)
-        check_address([target.address], self.policy)
+        target = Target(scheme, host, port, tuple(bot["addresses"]), path)
+        check_address(target.addresses, self.policy)
         return target
 
     def call(self, bot: dict, path: str, payload: dict | None, timeout_s: float) -> Reply:

@@ -6,9 +6,10 @@ unspecified addresses, in IPv4 and IPv6 (including IPv4 inside IPv6: ::ffff:127.
 6to4, NAT64). We check the addresses the resolver gives back, never the spelling of the
 URL, so `2130706433`, `0x7f.1`, `127.1` and `localhost` are all caught as 127.0.0.1.
 
-The address found at registration is pinned: every later call connects to it (sending the
-URL's own Host), so a DNS answer that changes later (rebinding) is never followed. Every call
-checks the pinned address against the policy again, so narrowing the allow-list takes effect.
+The addresses found at registration are pinned: every later call connects to them, in the
+resolver's order (sending the URL's own Host), so a DNS answer that changes later (rebinding)
+is never followed. Every call checks the pinned addresses against the policy again, so
+narrowing the allow-list takes effect.
 
 The policy is given to the bot registry by whoever builds it: the embedded default (no
 REDIS_URL, one person's machine) allows loopback so local bots work; a deployment on a real
@@ -52,17 +53,23 @@ class UrlRefused(RefereeError):
 
 @dataclass(frozen=True)
 class Target:
-    """A bot URL split up, with the address it resolved to (what we connect to)."""
+    """A bot URL split up, with the addresses it resolved to (what we connect to, in order:
+    `localhost` may be ::1 first while the bot listens on 127.0.0.1 only)."""
 
     scheme: str
     host: str
     port: int
-    address: str
+    addresses: tuple
     path: str
 
+    @property
+    def address(self) -> str:
+        """The first pinned address."""
+        return self.addresses[0]
+
     def pin(self) -> dict:
-        """The pinned address as stored in the bot record."""
-        return {"address": self.address}
+        """The pinned addresses as stored in the bot record."""
+        return {"addresses": list(self.addresses)}
 
 
 @dataclass(frozen=True)
@@ -131,9 +138,10 @@ def resolve(url, policy: AddressPolicy, resolver=socket.getaddrinfo) -> Target:
         infos = resolver(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError, ValueError):
         infos = []
-    addresses = [info[4][0] for info in infos if info[0] in (socket.AF_INET, socket.AF_INET6)]
+    found = [info[4][0] for info in infos if info[0] in (socket.AF_INET, socket.AF_INET6)]
+    addresses = tuple(dict.fromkeys(found))  # once each, in the resolver's order
     check_address(addresses, policy)
-    return Target(scheme, host, port, addresses[0], path)
+    return Target(scheme, host, port, addresses, path)
 
 
 def check_address(addresses, policy: AddressPolicy) -> None:

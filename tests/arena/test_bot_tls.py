@@ -19,7 +19,7 @@ from tests.arena.rawserver import http_answer, read_request
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl")
 
-LOOPBACK = AddressPolicy.from_setting("127.0.0.0/8")
+LOOPBACK = AddressPolicy.from_setting("127.0.0.0/8,::1")
 
 
 @pytest.fixture

@@ -91,7 +91,7 @@ def test_the_embedded_default_allows_loopback_and_says_so(monkeypatch, internal,
                for r in caplog.records)
     r = client.post("/v1/bots", json={"url": internal.url, "games": ["gops"]})
     assert r.status_code == 201, r.json
-    assert "address" not in r.json and "address" not in client.get("/v1/bots").json["bots"][0]
+    assert "addresses" not in r.json and "addresses" not in client.get("/v1/bots").json["bots"][0]
     assert policy_for(embedded=False, environ={}).allow == ()
 
 
@@ -135,10 +135,11 @@ def test_the_address_is_pinned_and_rechecked_on_every_call(real_redis_url, monke
     server = RawServer(lambda c, r: c.sendall(http_answer(json.dumps(
         {"apiversion": "1", "name": "pinned", "games": ["gops"]}).encode())))
     prefix = unique_name("pin")
-    bots = BotRegistry(connect(real_redis_url), prefix, AddressPolicy.from_setting("127.0.0.0/8"))
+    bots = BotRegistry(connect(real_redis_url), prefix,
+                       AddressPolicy.from_setting("127.0.0.0/8,::1"))
     try:
         bot = bots.register("pinned", f"http://localhost:{server.port}", ["gops"], "me", ["gops"])
-        assert bot["address"] == "127.0.0.1"
+        assert "127.0.0.1" in bot["addresses"]
 
         original = socket.getaddrinfo
 
@@ -185,3 +186,19 @@ def test_what_a_bot_says_about_itself_is_kept_short(client):
     assert r.json["info"] == {"apiversion": "1", "name": "n" * 200, "version": 3,
                               "games": ["gops"] * 50}
     assert r.json["name"] == "n" * 200
+
+
+def test_pinned_addresses_are_tried_in_order():
+    """`localhost` may resolve to ::1 first while the bot listens on 127.0.0.1 only: the next
+    pinned address is tried within the same deadline."""
+    from arena import botclient
+    from arena.netguard import Target
+
+    server = RawServer(lambda c, r: c.sendall(http_answer(b'{"apiversion": "1"}')))
+    try:
+        target = Target("http", "localhost", server.port, ("127.0.0.2", "127.0.0.1"), "")
+        reply = botclient.call(target, "/", None, None, 2.0)
+    finally:
+        server.stop()
+    assert reply.failure is None and reply.body == {"apiversion": "1"}
+    assert server.requests[0][1]["host"] == f"localhost:{server.port}"
