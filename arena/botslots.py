@@ -5,8 +5,10 @@ Each call in flight holds a slot: a member of a sorted set scored by when the sl
 their calls could no longer be running. Taking a slot is one MULTI/EXEC: drop expired slots,
 add ours, count; over the cap, ours is removed again. Nobody is ever admitted over the cap.
 
-At the cap, a call waits its turn within its own deadline (polling every few ms); if no slot
-frees up in time it is the bot's `bot.timeout`: the bot is slower than the matches it entered.
+At the cap, a call waits for a free slot within its own deadline (polling every 2-50 ms, so
+not strictly first come, first served); if none frees up in time it is the bot's
+`bot.timeout`: the bot is slower than the matches it entered. The wait counts in the call's
+latency, as the match waited for it.
 """
 
 from __future__ import annotations
