@@ -59,6 +59,9 @@ class _Exploding:
         """Always fails the way a bug in our code would."""
         raise RuntimeError("a bug in the driver")
 
+    def rejected(self, ref, failure, match_id, version):
+        """Never reached: choose fails first."""
+
 
 def test_a_runner_that_keeps_failing_aborts_the_match_unrated(app):
     """Our own repeated failure aborts the match (never rated, never a bot's forfeit)."""
