@@ -100,14 +100,17 @@ class EmbeddedWorkers:
     def stop(self, timeout: float = 10.0) -> None:
         """Ask every worker to stop after its current job, wait for them, stop the janitor.
 
-        A stopped worker unregisters itself from Redis (no `rq:worker:*` key is left).
+        A stopped worker leaves RQ's worker sets; its `rq:worker:<name>` hash, which RQ keeps
+        a minute as a tombstone, is deleted here too, so nothing of it stays in Redis.
         """
         self.janitor.set()
         for worker in self.workers:
             worker._stop_requested = True  # what RQ's own stop signal handler sets
         deadline = time.monotonic() + timeout
-        for thread in self.threads:
+        for worker, thread in zip(self.workers, self.threads):
             thread.join(max(0.0, deadline - time.monotonic()))
+            if not thread.is_alive():
+                worker.connection.delete(worker.key)
 
 
 def start_embedded(service, threads: int) -> EmbeddedWorkers:
