@@ -11,7 +11,6 @@ import logging
 
 from arena.botclient import call
 from arena.bots import BotRegistry
-from arena.driver import BotDriver
 from arena.errors import InvalidTournament
 from arena.leaderboard import Leaderboards, result_record
 from arena.limits import resolve as resolve_limits

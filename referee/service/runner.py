@@ -18,7 +18,7 @@ from referee.core import engine
 from referee.core.bots import random_move
 from referee.core.errors import IllegalMove, MalformedMove, StaleVersion, UnexpectedMove
 from referee.service import defaults
-from referee.service.drivers import REMOTE, Choice, Turn, split_kind
+from referee.service.drivers import REMOTE, Choice, SeatDriver, Turn, split_kind
 from referee.service.lease import Lease
 from referee.service.store import MatchStatus
 
@@ -73,22 +73,19 @@ def _play_one(service, meta, live, seat: int):
     game = service.games.get(meta.game)
     state = service.state(meta, live)
     decision = engine.decision_for(game, state, seat)
-    forfeited = str(seat) in live.forfeits
-    report = None
-    if forfeited or meta.seat_kind(seat) == REMOTE:
-        choice, by = Choice(random_move(game, state, seat, meta.seed, live.version)), "referee"
-    else:
-        prefix, ref = split_kind(meta.seat_kind(seat))
-        driver = service.drivers[prefix]
-        by = "seat"
+    if str(seat) in live.forfeits or meta.seat_kind(seat) == REMOTE:
+        choice = Choice(random_move(game, state, seat, meta.seed, live.version))
+        return _commit_choice(service, meta, live, game, state, seat, choice, "referee")
+    prefix, ref = split_kind(meta.seat_kind(seat))
+    driver: SeatDriver = service.drivers[prefix]
 
-        def report(failure):
-            driver.rejected(ref, failure, meta.id, live.version)
-        choice = _stalling(meta, live, seat)
-        if choice is not None:
-            report(choice.failure)
-        choice = choice or driver.choose(Turn(meta, live, game, state, seat, decision), ref)
-    return _commit_choice(service, meta, live, game, state, seat, choice, by, report)
+    def report(failure):
+        driver.rejected(ref, failure, meta.id, live.version)
+    choice = _stalling(meta, live, seat)
+    if choice is not None:
+        report(choice.failure)
+    choice = choice or driver.choose(Turn(meta, live, game, state, seat, decision), ref)
+    return _commit_choice(service, meta, live, game, state, seat, choice, "seat", report)
 
 
 def _stalling(meta, live, seat: int) -> Choice | None:

@@ -9,7 +9,6 @@ import signal
 import time
 
 import pytest
-import redis
 
 from arena.ratings import fold, standings
 from tests.api.helpers import wait_until
