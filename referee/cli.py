@@ -1,4 +1,5 @@
-"""The `referee` command: serve, worker, bench, and the arena's play and tournament."""
+"""The `referee` command: serve, worker, bench, and the plug-ins' commands (the arena's play and
+tournament); every service it runs is built by the composition root (referee/root.py)."""
 
 from __future__ import annotations
 
