@@ -26,6 +26,7 @@ from referee.service.errors import (InvalidSeats, InvalidToken, MatchAborted, Ma
 from referee.service.states import StateCache
 from referee.service.store import Live, MatchMeta, MatchStatus, MatchStore
 
+
 def token_hash(token: str) -> str:
     """How a seat token is stored: its SHA-256, never the token itself."""
     return hashlib.sha256(token.encode()).hexdigest()
