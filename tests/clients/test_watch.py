@@ -44,8 +44,13 @@ def test_watch_follows_a_live_match_to_its_end(service_url, api):
     thread.join(30)
     assert not thread.is_alive() and result["status"] == "over"
     text = out.getvalue()
-    seat0 = re.findall(r"^v\d+ seat 0: bid card=\d", text, re.MULTILINE)
-    assert len(seat0) == 3  # each of our moves shown once, as they came
+    live, _, revealed = text.partition("the hidden moves, revealed now that the match is over:")
+    # each of our moves shown once as it came (a sealed bid as hidden while the match runs),
+    # and the sealed ones again, revealed, at the end
+    seat0 = re.findall(r"^v(\d+) seat 0: (bid card=\d|\(a hidden move\))$", live, re.MULTILINE)
+    assert len(seat0) == 3
+    hidden = [v for v, what in seat0 if what == "(a hidden move)"]
+    assert re.findall(r"^  v(\d+) seat 0: bid card=\d$", revealed, re.MULTILINE) == hidden
     assert text.rstrip().endswith(f"{service_url}/v1/matches/{created['id']}/log")
 
 

@@ -41,6 +41,7 @@ class Watcher:
         self.game = self.match["game"]
         self.renderer = renderer_for(self.game, client.game(self.game))
         self.shown_version = -1  # moves up to this version are on screen
+        self.hidden: set[int] = set()  # versions of moves shown as hidden (revealed at the end)
         self._long_poll: bool | None = None  # unknown until tried
 
     def say(self, text: str = "") -> None:
@@ -93,6 +94,8 @@ class Watcher:
             if entry.get("version", -1) > self.shown_version:
                 self.say(self.move_line(entry))
                 self.shown_version = entry["version"]
+                if not isinstance(entry.get("move"), dict):
+                    self.hidden.add(entry["version"])
 
     def _show_table(self) -> None:
         if self.boards and self.match.get("view") is not None:
@@ -116,6 +119,13 @@ class Watcher:
         time.sleep(self.delay or DELAY)
 
     def _finish(self) -> dict:
+        if self.hidden:  # the log shows every move once the match is over
+            revealed = [e for e in self.client.log(self.match_id)["moves"]
+                        if e.get("version") in self.hidden and isinstance(e.get("move"), dict)]
+            if revealed:
+                self.say("the hidden moves, revealed now that the match is over:")
+                for entry in revealed:
+                    self.say("  " + self.move_line(entry))
         self.say(f"=== match {self.match_id} is {self.match['status']} ===")
         self.say(self.renderer.result(self.match.get("result"), self.match.get("seats")))
         self.say(f"the record: {self.client.url}/matches/{self.match_id}/log")
