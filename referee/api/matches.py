@@ -152,6 +152,29 @@ class Moves(MethodView):
                                               "view")}, 200, headers
 
 
+@blp.route("/<match_id>/resign")
+class Resign(MethodView):
+    @blp.response(200, MoveAcceptedSchema)
+    @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
+    @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
+    @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
+    @blp.alt_response(409, schema=ProblemSchema, description="match.over")
+    @blp.doc(security=SECURITY)
+    def post(self, match_id):
+        """Resign your seat
+
+        Your seat ranks last (its failure code is `seat.resigned`); the referee plays its
+        remaining decisions at random, so the other seats' match goes on to its end. Caller:
+        the seat's token holder. Resigning again is harmless.
+        """
+        svc = service()
+        meta, _ = svc.load(match_id)
+        seat = _seat(meta)
+        live = svc.resign(match_id, seat)
+        summary = svc.summary(meta, live, seat)
+        return {key: summary[key] for key in ("version", "status", "to_act", "result", "view")}
+
+
 @blp.route("/<match_id>/log")
 class Log(MethodView):
     @blp.arguments(LogQuerySchema, location="query")

@@ -47,6 +47,8 @@ CATALOGUE = {
     "match.aborted": "The match was stopped by the service.",
     "match.version_stale": "expected_version is not the match's current version.",
     "match.not_found": "No match with that id.",
+    "seat.resigned": "(match failure) The seat resigned (POST /v1/matches/{id}/resign): it "
+                     "ranks last and the referee plays its remaining decisions at random.",
     "match.busy": "The move could not be committed under contention; submit it again.",
     "game.unknown": "No game of that name.",
     "options.invalid": "An option is unknown or has a value the game does not take.",

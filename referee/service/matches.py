@@ -221,6 +221,29 @@ class MatchService:
                 return seat
         return None
 
+    def resign(self, match_id: str, seat: int) -> Live:
+        """The seat gives up: it ranks last (a `seat.resigned` failure), and the referee plays
+        its remaining decisions at random so the others' match goes on to its end.
+
+        Resigning twice is harmless (the first stands).
+        """
+        meta, _ = self.load(match_id)
+        for _ in range(defaults.COMMIT_ATTEMPTS):
+            live = self.store.live(match_id)
+            if live.status != MatchStatus.ACTIVE:
+                raise MatchOver(f"match {match_id} is already {live.status}")
+            if str(seat) in live.forfeits:
+                return live
+            forfeits = {**live.forfeits, str(seat): {"code": "seat.resigned",
+                                                    "version": live.version}}
+            new_live = Live(**{**live.__dict__, "version": live.version + 1,
+                               "forfeits": forfeits})
+            automated = self.automated_seat(meta, new_live) is not None
+            if self.store.commit(match_id, live.version, new_live, [], automated):
+                self._after_commit(meta, live, new_live)
+                return new_live
+        raise MatchBusy(f"match {match_id} is too busy to resign from; try again")
+
     def abort(self, match_id: str, reason: str) -> Live:
         """Stop a match for a service-side reason; it is never rated."""
         meta, _ = self.load(match_id)
