@@ -37,6 +37,11 @@ JOB_FAILURE_TTL = 86400
 """How long failed jobs and resume counters stay in Redis (a day)."""
 JOB_RESULT_TTL = 60
 
+REMOTE_MOVE_S = 86_400
+"""Seconds a remote seat may take over one decision before it forfeits (seat.timeout); a
+match's `remote_move_s` sets its own (REMOTE_MOVE_S_BOUNDS)."""
+REMOTE_MOVE_S_BOUNDS = (1, 30 * 86_400)
+
 # -- the arena ----------------------------------------------------------------------------
 MATCH_LIMITS = {"move_ms": 1000, "bank_ms": 10_000, "start_ms": 5000, "strikes": 0,
                 "max_streak": 500}

@@ -81,7 +81,8 @@ class MatchService:
             token_hashes=[token_hash(tokens[i]) if i in tokens else None for i in range(len(kinds))],
             labels=dict(labels or {}), limits=dict(limits or {}))
         live = self._live_after(game, meta, None, state, 0)
-        self.store.create(meta, live, self.automated_seat(meta, live) is not None)
+        self.store.create(meta, live, self.automated_seat(meta, live) is not None,
+                          self.remote_due(meta, live))
         self._states.put(meta.id, 0, state)
         self._after_commit(meta, None, live)
         return Created(meta, live, tokens)
@@ -173,7 +174,7 @@ class MatchService:
                      "at": round(time.time(), 3), **(entry_extra or {})}
             automated = self.automated_seat(meta, new_live) is not None
             done = self.store.commit(match_id, live.version, new_live, [entry], automated,
-                                     idempotency or "")
+                                     idempotency or "", self.remote_due(meta, new_live))
             if done == -1:
                 return self.store.live(match_id), True
             if done:
@@ -227,6 +228,11 @@ class MatchService:
 
         Resigning twice is harmless (the first stands).
         """
+        return self.forfeit_seat(match_id, seat, "seat.resigned")
+
+    def forfeit_seat(self, match_id: str, seat: int, code: str, at_version=None) -> Live:
+        """Record `seat`'s forfeit (`code`) and let the referee play it from now on; with
+        `at_version`, only if the match is still at that version (else MatchBusy)."""
         meta, _ = self.load(match_id)
         for _ in range(defaults.COMMIT_ATTEMPTS):
             live = self.store.live(match_id)
@@ -234,15 +240,32 @@ class MatchService:
                 raise MatchOver(f"match {match_id} is already {live.status}")
             if str(seat) in live.forfeits:
                 return live
-            forfeits = {**live.forfeits, str(seat): {"code": "seat.resigned",
-                                                    "version": live.version}}
+            if at_version is not None and live.version != at_version:
+                break
+            forfeits = {**live.forfeits, str(seat): {"code": code, "version": live.version}}
             new_live = Live(**{**live.__dict__, "version": live.version + 1,
                                "forfeits": forfeits})
             automated = self.automated_seat(meta, new_live) is not None
-            if self.store.commit(match_id, live.version, new_live, [], automated):
+            if self.store.commit(match_id, live.version, new_live, [], automated,
+                                 remote_due=self.remote_due(meta, new_live)):
                 self._after_commit(meta, live, new_live)
                 return new_live
-        raise MatchBusy(f"match {match_id} is too busy to resign from; try again")
+        raise MatchBusy(f"match {match_id} moved on while seat {seat} was forfeited; try again")
+
+    def remote_due(self, meta: MatchMeta, live: Live) -> float | None:
+        """When the remote seats that must act now forfeit on time; None if none must act.
+
+        Each remote decision may take `limits.remote_move_s` (default
+        defaults.REMOTE_MOVE_S) from the last change of the match."""
+        if live.status != MatchStatus.ACTIVE or not any(
+                meta.seat_kind(s) == REMOTE and str(s) not in live.forfeits for s in live.pending):
+            return None
+        return time.time() + self.remote_limit(meta)
+
+    @staticmethod
+    def remote_limit(meta: MatchMeta) -> float:
+        """Seconds a remote seat of this match may take over one decision."""
+        return meta.limits.get("remote_move_s", defaults.REMOTE_MOVE_S)
 
     def abort(self, match_id: str, reason: str) -> Live:
         """Stop a match for a service-side reason; it is never rated."""
