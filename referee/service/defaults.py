@@ -37,6 +37,9 @@ JOB_FAILURE_TTL = 86400
 """How long failed jobs and resume counters stay in Redis (a day)."""
 JOB_RESULT_TTL = 60
 
+RETENTION_DAYS = 30
+"""Days a finished match stays in the hot store before the janitor archives it
+(REFEREE_RETENTION_DAYS; referee/service/archive.py)."""
 REMOTE_MOVE_S = 86_400
 """Seconds a remote seat may take over one decision before it forfeits (seat.timeout); a
 match's `remote_move_s` sets its own (REMOTE_MOVE_S_BOUNDS)."""

@@ -212,6 +212,7 @@ class MatchService:
         for hook in self._hooks:
             hook.after_commit(meta, old, live)
         if live.status == MatchStatus.OVER and (old is None or old.status != live.status):
+            self.store.archive.mark_finished(meta.id, time.time())
             for hook in self._hooks:
                 hook.on_finish(meta, live)
 
@@ -278,6 +279,7 @@ class MatchService:
                                "status": MatchStatus.ABORTED.value, "pending": [],
                                "result": {"termination": "aborted", "reason": reason}})
             if self.store.commit(match_id, live.version, new_live, []):
+                self.store.archive.mark_finished(match_id, time.time())
                 for hook in self._hooks:
                     hook.after_commit(meta, live, new_live)
                     hook.on_finish(meta, new_live)

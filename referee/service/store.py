@@ -21,6 +21,8 @@ from enum import Enum
 
 import redis
 
+from referee.service.archive import Archive
+
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 if ARGV[7] ~= '' then
@@ -104,6 +106,7 @@ class MatchStore:
         self.prefix = prefix
         self._meta_cache: dict[str, MatchMeta] = {}
         self._commit = client.register_script(_COMMIT)
+        self.archive = Archive(client, prefix)
 
     def key(self, match_id: str, part: str) -> str:
         """The Redis key of one part of a match."""
@@ -133,8 +136,12 @@ class MatchStore:
             return cached
         raw = self.redis.get(self.key(match_id, "meta"))
         if raw is None:
-            return None
-        meta = MatchMeta(**json.loads(raw))
+            archived = self.archive.read(match_id)
+            if archived is None:
+                return None
+            meta = MatchMeta(**archived["meta"])
+        else:
+            meta = MatchMeta(**json.loads(raw))
         if len(self._meta_cache) > 10_000:
             self._meta_cache.clear()
         self._meta_cache[match_id] = meta
@@ -143,7 +150,10 @@ class MatchStore:
     def live(self, match_id: str) -> Live | None:
         """The match's live record, or None."""
         raw = self.redis.get(self.key(match_id, "live"))
-        return None if raw is None else Live(**json.loads(raw))
+        if raw is None:
+            archived = self.archive.read(match_id)
+            return None if archived is None else Live(**archived["live"])
+        return Live(**json.loads(raw))
 
     def commit(self, match_id: str, expected_version: int, live: Live, entries: list[dict],
                automated: bool = False, idempotency: str = "",
@@ -192,8 +202,13 @@ class MatchStore:
         return list(self.redis.smembers(f"{self.prefix}:automated"))
 
     def log(self, match_id: str, start: int = 0) -> list[dict]:
-        """The move records from index `start` on."""
-        return [json.loads(e) for e in self.redis.lrange(self.key(match_id, "log"), start, -1)]
+        """The move records from index `start` on (from the archive once archived)."""
+        entries = self.redis.lrange(self.key(match_id, "log"), start, -1)
+        if not entries and not self.redis.exists(self.key(match_id, "ver")):
+            archived = self.archive.read(match_id)
+            if archived is not None:
+                return archived["log"][start:]
+        return [json.loads(e) for e in entries]
 
     def wait_for_change(self, match_id: str, version: int, timeout: float) -> Live | None:
         """Block up to `timeout` seconds until the match moves past `version`; the newest live."""

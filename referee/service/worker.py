@@ -92,6 +92,14 @@ def expire_remote(service, now: float | None = None) -> int:
     return expired
 
 
+def archive_finished(service, now: float | None = None) -> int:
+    """Move matches that ended more than the retention period ago into the archive."""
+    now = time.time() if now is None else now
+    before = now - service.settings.retention_days * 86_400
+    return sum(1 for match_id in service.store.archive.due(before)
+               if service.store.archive.move_out(service.store, match_id))
+
+
 def _abort(service, match_id: str, reason: str) -> None:
     try:
         service.abort(match_id, reason)
@@ -104,6 +112,9 @@ def _janitor_loop(service, stop: threading.Event, interval: float) -> None:
         try:
             count = sweep(service)
             timed_out = expire_remote(service)
+            archived = archive_finished(service)
+            if archived:
+                log.info("janitor archived %d finished match(es)", archived)
             if timed_out:
                 log.warning("janitor forfeited %d remote seat(s) on time", timed_out)
             if count:
