@@ -165,7 +165,14 @@ class MatchService:
             if live.status == MatchStatus.ABORTED:
                 raise MatchAborted(f"match {match_id} was aborted by the service")
             state = self.state(meta, live)
-            new_state, sealed = engine.play(game, state, live.version, seat, move, expected_version)
+            try:
+                new_state, sealed = engine.play(game, state, live.version, seat, move,
+                                                expected_version)
+            except RefereeError:
+                # the same key may have landed between the check above and this read
+                if idempotency and self.store.landed_at(match_id, idempotency) is not None:
+                    return self.store.live(match_id), True
+                raise
             new_live = self._live_after(game, meta, live, new_state, live.version + 1, seat)
             if update_live is not None:
                 update_live(new_live)
