@@ -88,11 +88,14 @@ def _fingerprint(value) -> bytes | None:
 
 
 class _Before:
-    """A state's canonical text as first seen, to tell whether anything later changed it."""
+    """A state's canonical text as first seen, to tell whether anything later changed it.
 
-    def __init__(self, game: Game, state, text: str):
+    `exact` says the text was taken from the state just now, so its bytes can stand beside it.
+    """
+
+    def __init__(self, game: Game, state, text: str, exact: bool = True):
         self.game, self.state, self.text = game, state, text
-        self.fingerprint = _fingerprint(state)
+        self.fingerprint = _fingerprint(state) if exact else None
 
     def unchanged(self) -> bool:
         """Whether the state still has its canonical text (its exact bytes first: cheaper)."""
@@ -170,9 +173,10 @@ def _first_difference(a, b, path="view") -> str:
 
 def _apply_checked(game, state, version, seat, move, before: str | _Before | None = None):
     """Play a move through the engine and check that its input state did not change."""
-    if not isinstance(before, _Before):
-        text = before if before is not None else _snapshot(game, state)
-        before = _Before(game, state, text)
+    if before is None:
+        before = _Before(game, state, _snapshot(game, state))
+    elif not isinstance(before, _Before):  # a text taken earlier: judged by the text alone
+        before = _Before(game, state, before, exact=False)
     new_state, _ = engine.play(game, state, version, seat, move)
     assert before.unchanged(), f"apply mutated its input state (move {move})"
     return new_state
