@@ -35,6 +35,7 @@ def play(argv) -> None:
     parser.add_argument("--out", help="JSON Lines file (default: standard output)")
     args = parser.parse_args(argv)
     arena = offline_arena()
+    arena.service.games.get(args.game)  # an unknown game is the game's error, not the bots'
     seats = [seat_for(arena, args.game, b) for b in args.bots]
     created = arena.create_match(args.game, seats, json.loads(args.options), args.seed,
                                  _limits(args), rated=False)
@@ -74,6 +75,7 @@ def tournament(argv) -> None:
     parser.add_argument("--out", help="write the standings and results as JSON here")
     args = parser.parse_args(argv)
     arena = offline_arena()
+    arena.service.games.get(args.game)  # an unknown game is the game's error, not the bots'
     entrants = [seat_for(arena, args.game, b).removeprefix("bot:") for b in args.bots]
     tour = arena.tournaments.create({
         "game": args.game, "entrants": entrants, "players": args.players,

@@ -82,3 +82,21 @@ def test_round_robin_plans_rotations_or_permutations():
     assert len(orders) == 4 * 6
     first_table = [tuple(p["entrants"]) for p in orders if p["table"] == 0]
     assert len(set(first_table)) == 6 and ("a", "c", "b") in first_table
+
+
+def test_an_unknown_game_is_refused_before_any_bot_is_called():
+    """Issue 15 item 2: without REFEREE_EXTRA_GAMES, gops (a test game) is unknown; the refusal
+    is the game's own (game.unknown, naming the games there are), and the bot is never called."""
+    bot = BotServer("good", "alpha")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "REFEREE_EXTRA_GAMES"}
+    try:
+        for command in (["play", "--seed", "1"], ["tournament"]):
+            proc = subprocess.run([f"{BIN}/referee", *command, "--game", "gops", "--bot",
+                                   bot.url, "--bot", "builtin:random"], capture_output=True,
+                                  text=True, timeout=60, env=env)
+            assert proc.returncode == 1
+            assert "game.unknown" in proc.stderr and "bot.rejected" not in proc.stderr
+            assert "'dschunke'" in proc.stderr and "'yunnan'" in proc.stderr
+    finally:
+        bot.stop()
+    assert bot.paths() == []
