@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from arena.offline import offline_arena, run_to_end, seat_for
+from arena.offline import failure_report, offline_arena, run_to_end, seat_for
 from referee.service.defaults import MATCH_LIMITS, TOURNAMENT
 from referee.service.records import to_jsonl
 
@@ -14,7 +14,11 @@ from referee.service.records import to_jsonl
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", required=True)
     parser.add_argument("--bot", action="append", required=True, dest="bots",
-                        help="a bot URL, or builtin:random; repeat once per seat/entrant")
+                        metavar="URL[@SECRET_FILE]|builtin:NAME",
+                        help="a bot URL, or builtin:random; repeat once per seat/entrant. A "
+                        "bot is called with its own secret: the file after @, else the bot "
+                        "kit's <name>.secret in ~/.local/state/referee/bots "
+                        "($REFEREE_BOT_STATE_DIR), if there is one")
     parser.add_argument("--options", default="{}", help="match options as JSON")
     parser.add_argument("--move-ms", type=int, default=MATCH_LIMITS["move_ms"])
     parser.add_argument("--bank-ms", type=int, default=MATCH_LIMITS["bank_ms"])
@@ -36,7 +40,8 @@ def play(argv) -> None:
     args = parser.parse_args(argv)
     arena = offline_arena()
     arena.service.games.get(args.game)  # an unknown game is the game's error, not the bots'
-    seats = [seat_for(arena, args.game, b) for b in args.bots]
+    entered: dict = {}
+    seats = [seat_for(arena, args.game, b, entered) for b in args.bots]
     created = arena.create_match(args.game, seats, json.loads(args.options), args.seed,
                                  _limits(args), rated=False)
     run_to_end(arena, created.meta.id)
@@ -48,6 +53,17 @@ def play(argv) -> None:
         sys.stdout.write(text)
     _, live = arena.service.load(created.meta.id)
     print(_summary(arena, created.meta, live), file=sys.stderr)
+    _report_failures(arena, [created.meta.id], entered)
+
+
+def _report_failures(arena, match_ids: list, entered: dict) -> None:
+    """Say which bots forfeited and why; exit 1 when every bot seat failed."""
+    lines, all_failed = failure_report(arena, match_ids, entered)
+    for line in lines:
+        print(f"warning: {line}", file=sys.stderr)
+    if all_failed:
+        sys.exit("error: every bot seat forfeited (bot.* failures above): the bots did not "
+                 "play")
 
 
 def _summary(arena, meta, live) -> str:
@@ -76,7 +92,8 @@ def tournament(argv) -> None:
     args = parser.parse_args(argv)
     arena = offline_arena()
     arena.service.games.get(args.game)  # an unknown game is the game's error, not the bots'
-    entrants = [seat_for(arena, args.game, b).removeprefix("bot:") for b in args.bots]
+    entered: dict = {}
+    entrants = [seat_for(arena, args.game, b, entered).removeprefix("bot:") for b in args.bots]
     tour = arena.tournaments.create({
         "game": args.game, "entrants": entrants, "players": args.players,
         "seeds_per_table": args.seeds, "seatings": args.seatings, "seed": args.seed,
@@ -97,3 +114,4 @@ def tournament(argv) -> None:
         results = [arena.result_of(m) for m in final["matches"]]
         with open(args.out, "w", encoding="utf-8") as handle:
             json.dump({"tournament": final, "results": results}, handle, indent=1)
+    _report_failures(arena, final["matches"], entered)
