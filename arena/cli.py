@@ -7,6 +7,7 @@ import json
 import sys
 
 from arena.offline import failure_report, offline_arena, run_to_end, seat_for
+from arena.progress import MatchProgress, TournamentProgress, write_tournament
 from referee.service.defaults import MATCH_LIMITS, TOURNAMENT
 from referee.service.records import to_jsonl
 
@@ -24,6 +25,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bank-ms", type=int, default=MATCH_LIMITS["bank_ms"])
     parser.add_argument("--start-ms", type=int, default=MATCH_LIMITS["start_ms"])
     parser.add_argument("--strikes", type=int, default=MATCH_LIMITS["strikes"])
+    parser.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
 def _limits(args) -> dict:
@@ -37,6 +39,8 @@ def play(argv) -> None:
     _common(parser)
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--out", help="JSON Lines file (default: standard output)")
+    parser.add_argument("--progress-every", type=float, default=2.0, metavar="SECONDS",
+                        help="a progress line this often while the match runs (0: none)")
     args = parser.parse_args(argv)
     arena = offline_arena()
     arena.service.games.get(args.game)  # an unknown game is the game's error, not the bots'
@@ -44,7 +48,8 @@ def play(argv) -> None:
     seats = [seat_for(arena, args.game, b, entered) for b in args.bots]
     created = arena.create_match(args.game, seats, json.loads(args.options), args.seed,
                                  _limits(args), rated=False)
-    run_to_end(arena, created.meta.id)
+    run_to_end(arena, created.meta.id,
+               None if args.quiet else MatchProgress(args.progress_every))
     text = to_jsonl(arena.service.log(created.meta.id, None))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as handle:
@@ -88,7 +93,10 @@ def tournament(argv) -> None:
     parser.add_argument("--seatings", choices=["rotations", "permutations"],
                         default=TOURNAMENT["seatings"],
                         help="each table in its rotations or every order")
-    parser.add_argument("--out", help="write the standings and results as JSON here")
+    parser.add_argument("--out", metavar="FOLDER", help="write standings.json (standings, "
+                        "every match's result) and matches/<n>-<id>.jsonl (every match's log, "
+                        "replayable) in this folder; a path ending in .json is the standings "
+                        "file, with the logs in <name>.matches/ beside it")
     args = parser.parse_args(argv)
     arena = offline_arena()
     arena.service.games.get(args.game)  # an unknown game is the game's error, not the bots'
@@ -99,8 +107,12 @@ def tournament(argv) -> None:
         "seeds_per_table": args.seeds, "seatings": args.seatings, "seed": args.seed,
         "options": json.loads(args.options),
         "limits": _limits(args), "rated": True})
-    for match_id in arena.tournaments.match_ids(tour["id"]):
+    ids = arena.tournaments.match_ids(tour["id"])
+    progress = None if args.quiet else TournamentProgress(arena, len(ids))
+    for match_id in ids:
         run_to_end(arena, match_id)
+        if progress is not None:
+            progress.match_done(match_id)
     final = arena.tournaments.get(tour["id"])
     print(f"{final['game']}: {final['progress']['finished']} matches, "
           f"{final['players']}-player tables, {final['seeds_per_table']} seeds per table")
@@ -110,8 +122,10 @@ def tournament(argv) -> None:
         print(f"{row['place']:>5}  {row['name'][:32]:<32} {row['ordinal']:>8.2f} {row['mu']:>8.2f}"
               f" {row['sigma']:>7.2f} {row['average_rank']:>8.2f} {row['average_score']:>9.2f}"
               f" {row['wins']:>5} {100 * row['failure_rate']:>6.1f}")
+    if final.get("note"):
+        print(f"note: {final['note']}")
     if args.out:
-        results = [arena.result_of(m) for m in final["matches"]]
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump({"tournament": final, "results": results}, handle, indent=1)
+        logs = write_tournament(arena, final, args.out)
+        print(f"standings and {len(final['matches'])} match logs written ({logs})",
+              file=sys.stderr)
     _report_failures(arena, final["matches"], entered)

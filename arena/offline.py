@@ -19,6 +19,7 @@ from referee.root import build_service
 from referee.service import runner
 from referee.service.config import Settings
 from referee.service.drivers import split_kind
+from referee.service.plugins import Plugin, ServiceHooks
 from referee.service.store import MatchStatus
 from referee_client.botkit.secret_store import default_secret_file
 
@@ -39,7 +40,7 @@ def offline_arena(plugins=None) -> Arena:
     (`plugins`: more plug-ins beside the arena, e.g. the in-process function seats)."""
     settings = Settings(redis_url=None, key_prefix=f"offline-{uuid.uuid4().hex[:8]}")
     service = build_service(settings, [arena_plugin(inline=True, loopback=True),
-                                       *(plugins or [])], queued=False)
+                                       COMMITS_PLUGIN, *(plugins or [])], queued=False)
     return service.extensions["arena"]
 
 
@@ -88,14 +89,39 @@ def seat_for(arena: Arena, game: str, entry: str, entered: dict | None = None) -
     return f"bot:{bot.id}"
 
 
-def run_to_end(arena: Arena, match_id: str) -> None:
-    """Play every automated seat of the match until it ends."""
+class _Commits(ServiceHooks):
+    """Hears every commit of the offline service and passes it to who listens for a match."""
+
+    def __init__(self):
+        self.listeners: dict[str, object] = {}
+
+    def after_commit(self, meta, old, live) -> None:
+        """A new version of a match: tell its listener, if any."""
+        listener = self.listeners.get(meta.id)
+        if listener is not None:
+            listener(live)
+
+
+COMMITS = "offline-commits"
+COMMITS_PLUGIN = Plugin(name=COMMITS, attach=lambda service, _settings: _Commits())
+"""Lets `run_to_end` follow a match move by move (the runner plays many moves per step)."""
+
+
+def run_to_end(arena: Arena, match_id: str, each=None) -> None:
+    """Play every automated seat of the match until it ends (`each(live)` after every move)."""
     service = arena.service
-    while service.store.live(match_id).status == MatchStatus.ACTIVE:
-        if runner.advance(service, match_id) == 0:
-            meta, live = service.load(match_id)
-            if service.automated_seat(meta, live) is None:
-                raise RuntimeError(f"match {match_id} waits for a remote seat offline")
+    commits = service.extensions.get(COMMITS)
+    if each is not None and commits is not None:
+        commits.listeners[match_id] = each
+    try:
+        while service.store.live(match_id).status == MatchStatus.ACTIVE:
+            if runner.advance(service, match_id) == 0:
+                meta, live = service.load(match_id)
+                if service.automated_seat(meta, live) is None:
+                    raise RuntimeError(f"match {match_id} waits for a remote seat offline")
+    finally:
+        if commits is not None:
+            commits.listeners.pop(match_id, None)
 
 
 def bot_forfeits(arena: Arena, match_ids: list[str]) -> dict[str, dict]:
