@@ -77,6 +77,13 @@ class Arena(ServiceHooks):
             if entrant.split(":", 1)[1] not in BUILTIN_BOTS:
                 raise InvalidTournament(f"no builtin bot {entrant!r}")
             return
+        prefix, ref = split_kind(entrant)
+        if ref and prefix != "bot" and prefix in self.service.drivers:  # e.g. py:<function>
+            try:
+                self.service.drivers[prefix].validate(ref)
+            except InvalidSeats as err:
+                raise InvalidTournament(str(err)) from err
+            return
         bot = self.bots.get(entrant)
         self.bots.standing.check(entrant)
         if game not in bot["games"]:

@@ -29,7 +29,7 @@ FORMATS = ("round_robin", "ladder")
 def entrant_seat(entrant: str) -> str:
     """The seat kind of an entrant: a bot id, or a builtin policy (`builtin:random#2`, the
     second seat of builtin:random, is `builtin:random`)."""
-    if entrant.startswith("builtin:"):
+    if ":" in entrant:  # builtin:<name>, or another driver's kind (py:<function>)
         return entrant.split("#", 1)[0]
     return f"bot:{entrant}"
 
