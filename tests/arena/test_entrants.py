@@ -11,7 +11,6 @@ from arena.offline import offline_arena, run_to_end, seat_for
 from referee.core.errors import InvalidPlayers
 from referee.service.errors import InvalidSeats
 from tests.arena.helpers import arena_match, finished, register
-from tests.arena.test_bots_and_failures import bots  # noqa: F401 (the fixture)
 from tests.support.bots import BotServer
 
 
@@ -99,11 +98,10 @@ def test_tables_with_a_builtin_twice_are_unrated_the_rest_rated(bot):
     assert len(applied) == 4 and all(bot_id in r["entrants"] for r in applied)
 
 
-def test_the_natural_arena_test_is_not_refused(client, bots):
+def test_the_natural_arena_test_is_not_refused(client, bot):
     """POST /v1/arena/matches with [bot, builtin:random, builtin:random] and `rated` left out:
     created and played, unrated, and the answer says why; asking for rated is refused."""
-    good = bots("good", "natural")
-    bot_id = register(client, good)
+    bot_id = register(client, bot)
     seats = [f"bot:{bot_id}", "builtin:random", "builtin:random"]
     body = arena_match(client, seats)
     assert body["rated"] is False and "builtin:random holds several seats" in body["unrated"]

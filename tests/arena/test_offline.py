@@ -73,7 +73,8 @@ def test_referee_tournament_prints_standings(tmp_path):
     progress = [line for line in proc.stderr.splitlines() if line.startswith("[")]
     assert [line.split("]")[0] for line in progress] == [f"[{i:>2}/12" for i in range(1, 13)]
     assert all(" | " in line for line in progress)
-    assert all(name in progress[-1].split(" | ordinal: ")[1] for name in ("t0", "t1", "builtin:random"))
+    last = progress[-1].split(" | ordinal: ")[1]
+    assert all(name in last for name in ("t0", "t1", "builtin:random"))
     assert sorted(p.name for p in (out / "matches").iterdir()) == sorted(
         f"{i:02d}-{m}.jsonl" for i, m in enumerate(data["tournament"]["matches"]))
     assert data["logs"][0] == f"matches/00-{data['tournament']['matches'][0]}.jsonl"
