@@ -133,6 +133,9 @@ class Tournaments:
                 "limits": resolve_limits(spec.get("limits")), "rated": spec["rated"],
                 "concurrency": spec["concurrency"], "max_matches": spec["max_matches"],
                 "created_at": time.time(), "status": "running", "planned": 0}
+        if tour["format"] == "ladder" and tour["rated"] and len(set(given)) != len(given):
+            tour["note"] = ("matches that seat one builtin in several seats are not rated on "
+                            "the game's leaderboard; the standings keep its seats apart")
         self.redis.set(self._key(tour["id"]), json.dumps(tour))
         self.redis.zadd(f"{self.prefix}:tours", {tour["id"]: tour["created_at"]})
         if tour["format"] == "round_robin":

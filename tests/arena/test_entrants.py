@@ -121,3 +121,12 @@ def test_arena_create_match_rated_none_is_the_default_rule():
     created = arena.create_match("gops", ["builtin:random", "builtin:random"], {"cards": 3}, 1,
                                  rated=None)
     assert created.meta.labels["rated"] is False and "unrated" in created.meta.labels
+
+
+def test_a_ladder_with_a_builtin_twice_says_its_matches_may_be_unrated(bot):
+    arena = offline_arena()
+    _, ladder = _tournament(arena, bot, "gops", ["BOT", "builtin:random", "builtin:random"],
+                            format="ladder", players=2, max_matches=3, concurrency=1,
+                            options={"cards": 3})
+    assert "not rated" in ladder["note"]
+    assert ladder["entrants"][1:] == ["builtin:random", "builtin:random#2"]
