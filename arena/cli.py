@@ -45,7 +45,7 @@ def play(argv) -> None:
     arena = offline_arena()
     arena.service.games.get(args.game)  # an unknown game is the game's error, not the bots'
     entered: dict = {}
-    seats = [seat_for(arena, args.game, b, entered) for b in args.bots]
+    seats = _enter(arena, args.game, args.bots, entered)
     created = arena.create_match(args.game, seats, json.loads(args.options), args.seed,
                                  _limits(args), rated=False)
     run_to_end(arena, created.meta.id,
@@ -59,6 +59,18 @@ def play(argv) -> None:
     _, live = arena.service.load(created.meta.id)
     print(_summary(arena, created.meta, live), file=sys.stderr)
     _report_failures(arena, [created.meta.id], entered)
+
+
+def _enter(arena, game: str, bots: list, entered: dict) -> list[str]:
+    """The seat kinds of the --bot entries; a secret file that cannot be read ends the
+    command with one line."""
+    seats = []
+    for entry in bots:
+        try:
+            seats.append(seat_for(arena, game, entry, entered))
+        except (OSError, ValueError) as err:
+            sys.exit(f"error: cannot read the secret for --bot {entry}: {err}")
+    return seats
 
 
 def _report_failures(arena, match_ids: list, entered: dict) -> None:
@@ -101,7 +113,7 @@ def tournament(argv) -> None:
     arena = offline_arena()
     arena.service.games.get(args.game)  # an unknown game is the game's error, not the bots'
     entered: dict = {}
-    entrants = [seat_for(arena, args.game, b, entered).removeprefix("bot:") for b in args.bots]
+    entrants = [s.removeprefix("bot:") for s in _enter(arena, args.game, args.bots, entered)]
     tour = arena.tournaments.create({
         "game": args.game, "entrants": entrants, "players": args.players,
         "seeds_per_table": args.seeds, "seatings": args.seatings, "seed": args.seed,

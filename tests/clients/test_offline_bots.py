@@ -76,3 +76,11 @@ def test_every_bot_seat_failing_is_an_error(processes, tmp_path):
         assert "bot.http_error" in proc.stderr and "401" in proc.stderr
         assert f"--bot {urls[0]}@SECRET_FILE" in proc.stderr
         assert "every bot seat forfeited" in proc.stderr
+
+
+def test_a_secret_file_that_is_not_there_is_one_line(processes, tmp_path):
+    url = _kit_bot(processes, tmp_path / "state", "gone", secret="x")
+    proc = _referee(["play", "--game", "gops", "--bot", f"{url}@{tmp_path}/nope.secret",
+                     "--bot", "builtin:random", "--seed", "1"], tmp_path / "state")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "cannot read the secret for --bot" in proc.stderr and "nope.secret" in proc.stderr
