@@ -113,8 +113,6 @@ def sell(s, seat, move, dry) -> None:
 
 
 def _check_build_fields(s, fields: list[str]) -> None:
-    if fields != sorted(fields, key=data.SPACE_ORDER.__getitem__):
-        raise rule_error("build.field_order", f"list the Fields in board order, not {fields}")
     provinces = {board.province(f) for f in fields}
     if data.BUILD_SAME_PROVINCE and len(provinces) != 1:
         raise rule_error(
@@ -130,7 +128,8 @@ def _check_build_fields(s, fields: list[str]) -> None:
 def build(s, seat, move, dry) -> None:
     """Pay 1 Stone, lay a displayed Workshop over 3 unattended Fields, mark it with an Overseer."""
     turn = check_action_left(s, "build")
-    tile, fields = move["tile"], move["fields"]
+    # Any order names the same three Fields (Decisions: build move); stored in board order.
+    tile, fields = move["tile"], sorted(move["fields"], key=data.SPACE_ORDER.__getitem__)
     if tile not in s["display"]:
         shown = [t for t in s["display"] if t is not None]
         raise rule_error("build.not_displayed", f"Workshop {tile} is not in the display {shown}")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from referee.core import GameSpec, MoveKind, OptionSpec
 from referee.games.yinzi_ming import data
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"
+"""2: a build names its three Fields in any order (issue 13)."""
 
 OPTIONS = (
     OptionSpec("unattended_excludes_workshops", "bool", True,
@@ -76,7 +77,7 @@ MOVES = (
           {"space": _SPACE, "market": _PROVINCE, "index": _INDEX},
           {"space": "YZ1", "market": "yangzhou", "index": 0}),
     _kind("build", "Build: pay 1 Stone, place the displayed Workshop `tile` over 3 unattended "
-          "Fields of one Province (listed in board order), mark it with an Overseer.",
+          "Fields of one Province (in any order), mark it with an Overseer.",
           {"tile": _WORKSHOP, "fields": {"type": "array", "items": _FIELD,
                                          "minItems": data.BUILD_FIELDS,
                                          "maxItems": data.BUILD_FIELDS, "uniqueItems": True}},
