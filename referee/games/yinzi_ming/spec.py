@@ -5,8 +5,8 @@ from __future__ import annotations
 from referee.core import GameSpec, MoveKind, OptionSpec
 from referee.games.yinzi_ming import data
 
-RULES_VERSION = "2"
-"""2: a build names its three Fields in any order (issue 13)."""
+RULES_VERSION = "3"
+"""2: a build names its three Fields in any order; 3: loaded Ships sail (issue 13)."""
 
 OPTIONS = (
     OptionSpec("unattended_excludes_workshops", "bool", True,
@@ -30,6 +30,11 @@ OPTIONS = (
     OptionSpec("exclusive_trade_slots", "bool", False,
                "Each Trade action (Produce, Ship, Quarry) has (players - 1) slots per round; each "
                "use fills one; the slots clear in Maintenance."),
+    OptionSpec("ships_sail", "choice", "loaded",
+               "When a Ship at the Port sails in Maintenance. 'loaded' (the completion since "
+               "rules 3): every Ship carrying at least one Good sails and is replaced, so the "
+               "Port offers new demands each round. 'full' (rules 1-2): only a Ship whose every "
+               "slot is filled sails.", choices=("loaded", "full")),
     OptionSpec("exchange_in_bonus_turn", "bool", False,
                "The fragment's 'during your turn you may exchange' also covers your Bonus turn "
                "(phase B), e.g. to pay for a Crop tile. Off (the completion, 5.5): only in your "

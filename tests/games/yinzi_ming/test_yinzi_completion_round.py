@@ -189,8 +189,9 @@ def test_register_refilled_after_a_deploy_purchase_turn():
 
 
 def test_maintenance_steps():
-    """5.14: markets cleared and redrawn, full Ships sail, pieces and cards reset, 3 revealed."""
-    s = play_until(at_directives(), lambda s: s["phase"] == "regulation" and len(s["queue"]) == 1)
+    """5.14: markets cleared and redrawn, full Ships sail (option ships_sail 'full', the rule
+    of rules 1-2), pieces and cards reset, 3 revealed."""
+    s = play_until(at_directives(ships_sail="full"), lambda s: s["phase"] == "regulation" and len(s["queue"]) == 1)
     set_market(s, "suzhou", s["markets"]["suzhou"]["tile"], [0, 1, None, None])
     set_port(s, ["S1", "S2", "S3"])
     s["port"][0]["slots"] = [0, 1, 0]
@@ -208,6 +209,22 @@ def test_maintenance_steps():
         assert not any(c["top"] or c["bottom"] or c["overseers"] for c in st["cards"])
         on_fields = sum(h["count"] for h in s["occupants"].values() if h["owner"] == seat)
         assert st["peasants"] + on_fields == data.PEASANTS
+
+
+def test_loaded_ships_sail_in_maintenance():
+    """Rules 3, rules.md Decisions 'Ships sail' ([C], replacing 5.14's "3. Full Ships sail.
+    Refill the Port to 3 Ships."): in Maintenance every Ship carrying at least one Good sails
+    and is replaced; an empty Ship stays."""
+    s = play_until(at_directives(), lambda s: s["phase"] == "regulation" and len(s["queue"]) == 1)
+    set_port(s, ["S1", "S2", "S3"])
+    s["port"][0]["slots"] = [0, 1, 0]
+    s["port"][1]["slots"] = [None, None, 1]
+    deck = list(s["ship_deck"])
+    s = act(s, {"type": "done"})
+    assert s["round"] == 2
+    assert [p["ship"] for p in s["port"]] == ["S3", *deck[:2]]
+    assert all(o is None for p in s["port"] for o in p["slots"])
+    assert {"S1", "S2"} <= set(s["ships_sailed"])
 
 
 def test_maintenance_reshuffles_empty_decks():
