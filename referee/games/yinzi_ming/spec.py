@@ -5,8 +5,9 @@ from __future__ import annotations
 from referee.core import GameSpec, MoveKind, OptionSpec
 from referee.games.yinzi_ming import data
 
-RULES_VERSION = "3"
-"""2: a build names its three Fields in any order; 3: loaded Ships sail (issue 13)."""
+RULES_VERSION = "4"
+"""2: a build names its three Fields in any order; 3: loaded Ships sail; 4: the register and
+starting Stone rebalanced (issue 13)."""
 
 OPTIONS = (
     OptionSpec("unattended_excludes_workshops", "bool", True,

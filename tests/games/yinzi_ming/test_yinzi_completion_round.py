@@ -73,12 +73,24 @@ def test_exchange_during_regulation_step_pays_the_tax():
     assert (s["seats"][seat]["yinzi"], s["seats"][seat]["tax_vp"]) == (0, 0)
 
 
-def test_tax_exemption_slot():
-    """Slot 5 (Tax Exemption): no tax in this round's Regulation."""
-    s, seat = regulating(2, 0)
+@pytest.mark.parametrize("workshops, penalty", [(1, 0), (2, -2)])
+def test_tax_exemption_slot(workshops, penalty):
+    """Rules 4, rules.md Decisions 'Register and starting Stone rebalanced' ([C], replacing
+    5.9's "Tax Exemption: pay no tax in this round's Regulation"): the slot waives the tax
+    of one Workshop (register.json amount 1); the others still pay."""
+    s, seat = regulating(workshops, 0)
     merchant_on(s, seat, data.EXEMPT_SLOT)
+    assert GAME.pending(s)[0].prompt == {"tax_owed": workshops - 1}
     s = act(s, {"type": "done"})
-    assert s["seats"][seat]["tax_vp"] == 0
+    assert s["seats"][seat]["tax_vp"] == penalty
+
+
+def test_rebalanced_start_and_register_costs():
+    """Rules 4 (Decisions 'Register and starting Stone rebalanced'): players start with
+    0 Stone; the register's Crop tiles cost 2, 1, 1, 3, 3 Sapeques, top to bottom."""
+    s = at_directives(2)
+    assert [r["cost"] for r in GAME.view(s, 0)["register"]] == [2, 1, 1, 3, 3]
+    assert all(st["stone"] == 0 for st in new(2)["seats"])
 
 
 def test_tax_waiver_benefit():
