@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from referee.core.kit import DecisionKind, KitGame
-from referee.games.yinzi_ming import (board, bonus, commands, common, directives, scoring,
-                                      setup, state, trade, views)
+from referee.games.yinzi_ming import (board, bonus, commands, common, described, directives,
+                                      scoring, setup, state, trade, views)
 from referee.games.yinzi_ming.spec import SPEC
 
 RULES = {**bonus.RULES, **directives.RULES, **commands.RULES, **trade.RULES, **common.RULES}
@@ -94,6 +94,14 @@ class YinziMing(KitGame):
     def view(self, s, seat):
         """Everything but deck orders and the seed (future rolls)."""
         return views.view(s, seat)
+
+    def view_schema(self, spectator=False):
+        """The JSON Schema of a seat's (or the spectator's) view, every property described."""
+        return described.view_schema(spectator)
+
+    def board(self):
+        """The seeds tables (tags kept), Bonus slot and Administration space texts."""
+        return described.board()
 
     def outcome(self, s):
         """Final VP and ranks (ties: Sapeques, then earlier turn order)."""
