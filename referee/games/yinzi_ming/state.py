@@ -146,6 +146,9 @@ def _check_cursor(s, players: int) -> None:
             raise state_error("$.final", "a finished game has final scores and no active seat")
     elif s["active"] is None or s["final"] is not None:
         raise state_error("$.active", "a game in progress has an active seat and no final scores")
+    if s["final"] is not None and any(len(s["final"][k]) != players
+                                      for k in ("scores", "ranks", "breakdown")):
+        raise state_error("$.final", f"needs scores, ranks and breakdown for {players} seats")
     if s["phase"] == "directives" and s["turn_no"] >= data.TURNS * players:
         raise state_error("$.turn_no", f"at most {data.TURNS * players - 1} in phase directives")
     _check_turn(s)

@@ -94,6 +94,16 @@ def test_from_dict_rejects_inconsistent_states(case, patch, path):
     assert err.value.details["path"].startswith(path), err.value.message
 
 
+def test_from_dict_checks_final_scores_per_player():
+    """A finished game's scores, ranks and breakdown have one entry per seat."""
+    s = json.loads(json.dumps(GAME.to_dict(_mid_game())))
+    GAME.from_dict(s)
+    s["final"]["ranks"].pop()
+    with pytest.raises(InvalidState) as err:
+        GAME.from_dict(s)
+    assert err.value.details["path"] == "$.final"
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_from_dict_checks_seat_numbers_per_player_count(players):
     """A seat number the player count does not have is refused wherever it appears."""
