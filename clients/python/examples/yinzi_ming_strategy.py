@@ -195,8 +195,9 @@ class Position:
 
     def workshop_value(self, wid: str) -> float:
         """Building tile `wid` now: 1 VP, the Goods the Ships at the Port will take from it
-        (4 VP each; full Ships sail only in Maintenance, so their vacant slots for this Good
-        bound it), the upgrades it opens, minus 2 VP of tax a round."""
+        (4 VP each; Ships sail only in Maintenance, so the vacant slots for this Good at the
+        Port now bound it: a cautious estimate), the upgrades it opens, minus 2 VP of tax a
+        round."""
         good = GOOD_OF[wid]
         rounds = ROUNDS - self.round + 1
         slots = max(0, self.ship_slots(good) - self.goods_waiting(good))
@@ -294,7 +295,8 @@ def ships(pos: Position) -> list[tuple[float, dict]]:
             wants = SHIPS[p["ship"]][1]
             good = GOOD_OF[wid]
             if good in wants and p["slots"][wants.index(good)] is None:
-                # filling a Ship's last slot makes it sail, and a new Ship brings new slots
+                # a full Ship sails in Maintenance under either ships_sail rule: slightly
+                # prefer completing one
                 last = 0.1 if sum(o is None for o in p["slots"]) == 1 else 0
                 out.append((4.0 + last, {"type": "ship", "workshop": wid, "ship": p["ship"]}))
     return out
