@@ -107,6 +107,11 @@ class YinziMing(KitGame):
         """Final VP and ranks (ties: Sapeques, then earlier turn order)."""
         return scoring.outcome(s)
 
+    def standing(self, s):
+        """The final scoring applied to the position now (adjudicates a match stopped at its
+        move cap)."""
+        return [scoring.breakdown(s, seat)["total"] for seat in range(s["players"])]
+
     def redetermine(self, s, seat, rng):
         """Every deck reshuffled and future rolls re-seeded; nothing else is hidden."""
         return views.redetermine(s, seat, rng)
