@@ -18,6 +18,7 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from arena.bots import BotRegistry
+from arena.netguard import policy_for
 from arena.driver import BotDriver
 from arena.service import Arena
 from referee.core.playout import random_playout
@@ -73,7 +74,7 @@ def start_bot() -> str:
 def _arena(redis_url: str | None, prefix: str) -> Arena:
     store = MatchStore(connect(redis_url), prefix)
     service = MatchService(store, registry_for(Settings(redis_url=redis_url)),
-                           drivers={"bot": BotDriver(BotRegistry(store.redis, prefix))})
+                           drivers={"bot": BotDriver(BotRegistry(store.redis, prefix, policy_for(embedded=True)))})
     return Arena(service, inline=True).install()
 
 

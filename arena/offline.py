@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 
 from arena.bots import BotRegistry
+from arena.netguard import policy_for
 from arena.driver import BotDriver
 from arena.service import Arena
 from referee.service import runner
@@ -20,7 +21,7 @@ def offline_arena() -> Arena:
     """An arena over a fresh in-process store; nothing is queued, everything runs inline."""
     prefix = f"offline-{uuid.uuid4().hex[:8]}"
     store = MatchStore(connect(None), prefix)
-    bots = BotRegistry(store.redis, prefix)
+    bots = BotRegistry(store.redis, prefix, policy_for(embedded=True))
     service = MatchService(store, registry_for(Settings(redis_url=None)),
                            drivers={"bot": BotDriver(bots)})
     return Arena(service, inline=True).install()

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import logging
 
-from arena.botclient import call
 from arena.bots import BotRegistry
 from arena.driver import BotDriver
 from arena.errors import InvalidTournament
 from arena.leaderboard import Leaderboards, result_record
 from arena.limits import resolve as resolve_limits
+from arena.netguard import policy_for
 from arena.tournaments import Tournaments
 from referee.core.bots import BUILTIN_BOTS
 from referee.service.connection import connect
@@ -27,8 +27,16 @@ END_TIMEOUT_S = 2.0
 
 
 def drivers_for(settings) -> dict:
-    """The arena's seat drivers for a service built from `settings`."""
-    return {"bot": BotDriver(BotRegistry(connect(settings.redis_url), settings.key_prefix))}
+    """The arena's seat drivers for a service built from `settings`: the embedded default
+    lets bots be on loopback (one person's machine); a real deployment allows only public
+    addresses plus $REFEREE_BOT_ALLOW."""
+    policy = policy_for(embedded=settings.embedded)
+    if policy.allow:
+        log.warning("bots may be at these internal addresses (REFEREE_BOT_ALLOW%s): %s",
+                    ", plus loopback in the embedded default" if settings.embedded else "",
+                    policy.describe())
+    return {"bot": BotDriver(BotRegistry(connect(settings.redis_url), settings.key_prefix,
+                                         policy))}
 
 
 def service_hooks() -> list:
@@ -85,6 +93,7 @@ class Arena:
                 raise InvalidTournament(f"no builtin bot {entrant!r}")
             return
         bot = self.bots.get(entrant)
+        self.bots.standing.check(entrant)
         if game not in bot["games"]:
             raise InvalidTournament(f"bot {entrant} ({bot['name']}) does not play {game}")
 
@@ -146,10 +155,10 @@ class Arena:
             prefix, ref = split_kind(info["kind"])
             if prefix != "bot" or live.status != "over":
                 continue
-            self.bots.record_match(ref)
+            self.bots.record_match(ref, live.forfeits.get(str(seat)))
             bot = self.bots.get(ref)
             payload = {"apiversion": "1", "match": meta.id, "game": meta.game, "seat": seat,
                        "result": live.result, "view": game.view(state, seat)}
-            reply = call(bot["url"], "/end", payload, bot["secret"], END_TIMEOUT_S)
+            reply = self.bots.call(bot, "/end", payload, END_TIMEOUT_S)
             if reply.failure is not None:
                 log.info("bot %s: /end of %s failed (%s)", ref, meta.id, reply.failure["code"])

@@ -14,6 +14,9 @@ sys.path.insert(0, str(ROOT))
 # The test-only game is served through the same plug-in hook any extra game would use;
 # subprocesses (gunicorn, workers, `referee serve`) inherit it.
 os.environ.setdefault("REFEREE_EXTRA_GAMES", "tests.support.gops:GAME")
+# Test bots listen on loopback: the tests opt in through the allow-list setting (a real
+# deployment allows no internal address); subprocesses inherit it. Safety tests clear it.
+os.environ.setdefault("REFEREE_BOT_ALLOW", "127.0.0.0/8,::1")
 os.environ["PYTHONPATH"] = os.pathsep.join(
     p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
 

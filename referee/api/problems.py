@@ -68,6 +68,10 @@ CATALOGUE = {
     "bot.rejected": "A bot registration was refused: not an http(s) URL, a failed GET / "
                     "health check, or games the bot does not play.",
     "bot.not_found": "No bot with that id.",
+    "bot.url_refused": "The bot's host resolves to an address bots may not have (loopback, "
+                       "private, link-local, ...), or to none.",
+    "bot.disabled": "The bot failed several matches in a row and is disabled until its owner "
+                    "re-enables it (POST /v1/bots/{id}/enable).",
     "tournament.invalid": "Tournament parameters that cannot be run.",
     "tournament.not_found": "No tournament with that id.",
     "bot.timeout": "(match failure) The bot did not answer within its move limit and bank.",
