@@ -6,7 +6,7 @@ from referee.core import InvalidPlayers
 from referee.core.kit import LEGAL, DecisionKind, KitGame, Rule, no_check
 from referee.games.dschunke import (actions, flow, hidden, phase1, phase3, poker, scoring,
                                     setup, specials, state as state_mod, views)
-from referee.games.dschunke.data import GOODS, MARKET, SCORING
+from referee.games.dschunke.data import GOODS, MARKET, SCORING, is_open_card
 from referee.games.dschunke.spec import SPEC
 
 
@@ -148,11 +148,22 @@ class Dschunke(KitGame):
         """Everything hidden from `seat` re-dealt consistently with what it knows."""
         return hidden.redetermine(state, seat, rng)
 
+    def public_move(self, state, seat, move):
+        """Which hidden special card a seat kept is secret (a permanent card is laid face up,
+        so it is public); every other move is public, a bid once revealed."""
+        if move.get("type") == "take_card" and not is_open_card(move["card"]):
+            return {"type": "take_card"}
+        return move
+
     def redact_move(self, move, seat, viewer):
         """Which special card another seat kept is secret; every other move is public."""
         if move.get("type") == "take_card" and viewer != seat:
             return {"type": "take_card"}
         return move
+
+    def reveals(self, state):
+        """The goods poker's reveals so far: every sealed bid laid before one is public."""
+        return state["reveals"]
 
 
 _TYPES = {d.kind: d.move_types for d in Dschunke.decisions}

@@ -113,6 +113,7 @@ def resolve(state: dict) -> None:
     poker["reveal"] = {"round": poker["round"], "bids": rows, "winners": won, "paid": paid,
                        "s_winner": s_winner, "settled": settled, "any_valid": bool(valid)}
     poker["bids"] = [None] * state["players"]
+    state["reveals"] += 1  # every sealed bid so far is now public
     if s_winner is not None:
         specials.enter_s_reward(state, s_winner)
     else:

@@ -27,7 +27,7 @@ def new_state(players: int, options: dict, seed: int) -> dict:
         "assistants": {} if two else {t: {"used": False} for t in tracks_in_play(players)},
         "seats": [_new_seat() for _ in range(players)],
         "supply": {}, "store": None, "stacks": _deal_stacks(rng), "clock": 0,
-        "announced": None, "poker": None, "stage": None,
+        "announced": None, "poker": None, "last_poker": None, "reveals": 0, "stage": None,
     }
     _deal_goods(state, rng, two)
     if options["setup_variant"]:

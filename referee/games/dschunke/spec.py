@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.core import GameSpec, MoveKind, OptionSpec
 from referee.games.dschunke.data import CARDS, GOODS, JUNKS, MERCHANTS, STACKS, TRACKS
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"
 
 _JUNK = {"type": "string", "enum": list(JUNKS)}
 _GOODS = {"type": "string", "enum": list(GOODS)}

@@ -50,7 +50,8 @@ STATE = record(
     supply=_COUNTS, store=nullable(_COUNTS),
     stacks=list_of(list_of(enum(*sorted(CARDS))), STACKS),
     clock=nat(), announced=nullable(record(round=integer(1, ROUNDS), cash=list_of(nat()))),
-    poker=nullable(_POKER),
+    poker=nullable(_POKER), last_poker=nullable(record(round=integer(1, ROUNDS), reveal=_REVEAL)),
+    reveals=nat(),
     stage={"type": "object", "properties": {"kind": enum(*sorted(
         ("place_merchant", "place_strip", "trade_window", "trade", "s_event", "action",
          "resupply", "bid", "s_reward", "over")))}, "required": ["kind"]},
@@ -185,10 +186,11 @@ def _check_poker(data: dict) -> None:
     if poker is not None:
         if len(poker["bids"]) != players:
             raise state_error("$.poker.bids", "needs one entry per player")
-        reveal = poker["reveal"]
+    for path, reveal in (("$.poker.reveal", poker and poker["reveal"]),
+                         ("$.last_poker.reveal", (data["last_poker"] or {}).get("reveal"))):
         for key in ("bids", "paid"):
             if reveal is not None and len(reveal[key]) != players:
-                raise state_error(f"$.poker.reveal.{key}", "needs one entry per player")
+                raise state_error(f"{path}.{key}", "needs one entry per player")
     announced = data["announced"]
     if announced is not None and len(announced["cash"]) != players:
         raise state_error("$.announced.cash", "needs one entry per player")
