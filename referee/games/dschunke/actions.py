@@ -13,8 +13,8 @@ from referee.games.dschunke.board import (load_strip, remove_top_strip, top_owne
                                           visible_crates)
 from referee.games.dschunke.common import (describe_source, goods_sources, play_card,
                                            take_card_from)
-from referee.games.dschunke.data import (ACTIONS, ANY_JUNK, CARDS, JUNKS, MERCHANTS, TRACKS,
-                                         TWO_PLAYER)
+from referee.games.dschunke.data import (ACTIONS, ANY_JUNK, CARDS, JUNKS, MERCHANT_ORDER,
+                                         MERCHANTS, TRACKS, TWO_PLAYER)
 from referee.games.dschunke.setup import free_merchant_junks
 
 
@@ -40,7 +40,7 @@ def possible(state: dict, seat: int, action: str) -> bool:
 
 def _action_candidates(state: dict) -> list[dict]:
     """Every merchant, and every assistant in play on every junk without a merchant."""
-    moves = [{"type": "merchant", "merchant": m} for m in sorted(state["merchants"])]
+    moves = [{"type": "merchant", "merchant": m} for m in MERCHANT_ORDER]
     free = free_merchant_junks(state)
     for track in sorted(state["assistants"]):
         moves += [{"type": "assistant", "assistant": track, "junk": j} for j in free]
@@ -68,7 +68,7 @@ def card_candidates(state: dict, seat: int) -> list[dict]:
     if "move_strip" in kinds:
         for source in JUNKS:
             for owner in top_owners(state["junks"][source]["layers"]):
-                moves += [{"type": "move_strip", "from": source, "owner": owner, "to": to}
+                moves += [{"type": "move_strip", "from": source, "owner_seat": owner, "to": to}
                           for to in JUNKS if to != source]
     moves += [{"type": "extra_action", "card": k} for k in sorted(kinds)
               if CARDS[k]["effect"] == "extra_action"]
@@ -206,8 +206,8 @@ def relocate_candidates(state: dict, seat: int) -> list[dict]:
 
 
 def check_move_strip(state: dict, seat: int, move: dict) -> None:
-    """Move Cargo Strip held; a strip of `owner` on top of `from`; another junk as target."""
-    source, owner = move["from"], move["owner"]
+    """Move Cargo Strip held; a strip of `owner_seat` on top of `from`; another junk as target."""
+    source, owner = move["from"], move["owner_seat"]
     if "move_strip" not in {r["card"] for r in state["seats"][seat]["cards"]}:
         raise rule_error("move_strip", f"seat {seat} holds no Move Cargo Strip card")
     top = top_owners(state["junks"][source]["layers"])
@@ -221,8 +221,8 @@ def check_move_strip(state: dict, seat: int, move: dict) -> None:
 def move_strip(state: dict, seat: int, move: dict) -> None:
     """Play Move Cargo Strip: a top-layer strip goes onto another junk's top (FAQ Q5)."""
     play_card(state, seat, "move_strip")
-    remove_top_strip(state["junks"][move["from"]]["layers"], move["owner"])
-    load_strip(state["junks"][move["to"]]["layers"], move["owner"])
+    remove_top_strip(state["junks"][move["from"]]["layers"], move["owner_seat"])
+    load_strip(state["junks"][move["to"]]["layers"], move["owner_seat"])
 
 
 def check_extra_action(state: dict, seat: int, move: dict) -> None:

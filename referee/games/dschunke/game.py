@@ -42,7 +42,7 @@ def _prompt(state: dict, kind: str, seat: int) -> dict:
     if kind == "s_reward":
         return {"yuan": SCORING["last_round_s_yuan"]}
     if kind == "place_strip":
-        return {"owner": setup.strip_owner(state, seat), "held": stage["held"][seat]}
+        return {"owner_seat": setup.strip_owner(state, seat), "held": stage["held"][seat]}
     return {"round": state["round"]}
 
 

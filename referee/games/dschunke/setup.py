@@ -6,7 +6,8 @@ from referee.core import Rng
 from referee.core.kit import rule_error
 from referee.games.dschunke import flow
 from referee.games.dschunke.board import load_strip, strip_count, strips_of
-from referee.games.dschunke.data import (GOODS, JUNKS, MARKET, MERCHANTS, PER_TYPE, SETUP,
+from referee.games.dschunke.data import (GOODS, JUNKS, MARKET, MERCHANT_ORDER, MERCHANTS,
+                                         PER_TYPE, SETUP,
                                          STACK_SIZES, STRIPS, TWO_PLAYER, special_deck,
                                          tracks_in_play)
 
@@ -22,7 +23,7 @@ def new_state(players: int, options: dict, seed: int) -> dict:
         "market": {"deck": rng.shuffled(range(len(MARKET))), "card": None, "settled": [],
                    "seen": []},
         "junks": {j: {"layers": []} for j in JUNKS},
-        "merchants": {m: {"junk": None, "used": False} for m in sorted(MERCHANTS)},
+        "merchants": {m: {"junk": None, "used": False} for m in MERCHANT_ORDER},
         "hidden_merchants": None,
         "assistants": {} if two else {t: {"used": False} for t in tracks_in_play(players)},
         "seats": [_new_seat() for _ in range(players)],
@@ -31,7 +32,7 @@ def new_state(players: int, options: dict, seed: int) -> dict:
     }
     _deal_goods(state, rng, two)
     if options["setup_variant"]:
-        state["hidden_merchants"] = rng.shuffled(sorted(MERCHANTS))
+        state["hidden_merchants"] = rng.shuffled(MERCHANT_ORDER)
         state["stage"] = {"kind": "place_merchant"}
         return state
     for merchant, info in MERCHANTS.items():

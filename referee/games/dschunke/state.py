@@ -8,7 +8,8 @@ from referee.core.schema import first_error
 from referee.core.statecheck import (boolean, enum, integer, list_of, mapping, nat, nullable,
                                      record, state_error)
 from referee.games.dschunke.board import strips_of
-from referee.games.dschunke.data import (CARDS, GOODS, JUNKS, LAYER, MARKET, MERCHANTS,
+from referee.games.dschunke.data import (CARDS, GOODS, JUNKS, LAYER, MARKET, MERCHANT_ORDER,
+                                         MERCHANTS,
                                          PER_TYPE, ROUNDS, SETUP, STACKS, STRIPS, TRACKS,
                                          special_deck, tracks_in_play)
 
@@ -16,7 +17,7 @@ _SEAT_NO = nat(3)
 _STACK = nat(STACKS - 1)
 _GOODS = enum(*GOODS)
 _JUNK = enum(*JUNKS)
-_MERCHANT = enum(*sorted(MERCHANTS))
+_MERCHANT = enum(*MERCHANT_ORDER)
 _COUNTS = mapping(nat(PER_TYPE), keys=GOODS, complete=True)
 _STAKE = mapping(integer(1, PER_TYPE), keys=GOODS)
 _RECORD = record(card=enum(*sorted(CARDS)), stack=_STACK, at=nat(), round=nat(ROUNDS))
@@ -43,7 +44,7 @@ STATE = record(
     junks=record(**{j: record(layers=list_of(list_of(_SEAT_NO, min_items=1, max_items=LAYER)))
                     for j in JUNKS}),
     merchants=record(**{m: record(junk=nullable(_JUNK), used=boolean())
-                        for m in sorted(MERCHANTS)}),
+                        for m in MERCHANT_ORDER}),
     hidden_merchants=nullable(list_of(_MERCHANT, len(MERCHANTS), unique=True)),
     assistants=mapping(record(used=boolean()), keys=sorted(TRACKS)),
     seats=list_of(_SEAT, min_items=2, max_items=4),

@@ -87,10 +87,10 @@ BROKEN = [
     ("stage of unknown kind", _set(["stage"], {"kind": "party"}), "$.stage.kind"),
     ("stage missing its seat index", _drop("stage", "i"), "$.stage"),
     ("stage seat index off the table", _set(["stage", "i"], 3), "$.stage.i"),
-    ("merchant on no junk", _set(["merchants", "green", "junk"], "blue"),
-     "$.merchants.green.junk"),
-    ("two merchants on one junk", lambda s: s["merchants"]["green"].update(
-        junk=s["merchants"]["violet"]["junk"]), "$.merchants"),
+    ("merchant on no junk", _set(["merchants", "load", "junk"], "blue"),
+     "$.merchants.load.junk"),
+    ("two merchants on one junk", lambda s: s["merchants"]["load"].update(
+        junk=s["merchants"]["take"]["junk"]), "$.merchants"),
     ("layer owner off the table", _set(["junks", "grey", "layers"], [[0, 1, 3]]),
      "$.junks.grey.layers[0]"),
     ("layer longer than 3", _set(["junks", "grey", "layers"], [[0, 1, 2, 2]]),

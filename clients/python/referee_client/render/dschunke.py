@@ -226,7 +226,7 @@ class DschunkeRenderer(Renderer):
     # -- moves --------------------------------------------------------------------------------
 
     def move(self, move: dict) -> str:
-        """Moves in words where that reads better: `bid 2 white`, `merchant violet`."""
+        """Moves in words where that reads better: `bid 2 white`, `sell merchant`."""
         kind = move.get("type")
         if kind == "bid":
             return f"bid {move.get('count')} {move.get('goods')}"
@@ -236,9 +236,9 @@ class DschunkeRenderer(Renderer):
         if kind == "assistant":
             return f"assistant {move.get('assistant')} on the {move.get('junk')} junk"
         if kind == "merchant":
-            return f"merchant {move.get('merchant')}"
+            return f"{move.get('merchant')} merchant"
         if kind == "move_strip":
-            return (f"move strip of seat {move.get('owner')} from {move.get('from')} to "
+            return (f"move strip of seat {move.get('owner_seat')} from {move.get('from')} to "
                     f"{move.get('to')}")
         return super().move(move)
 
