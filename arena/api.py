@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import current_app, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -11,10 +11,9 @@ from arena.ratings import standings
 from arena.schemas import (ArenaMatchCreateSchema, BotCreatedSchema, BotCreateSchema,
                            BotListSchema, BotSchema, LeaderboardSchema, TournamentCreateSchema,
                            TournamentListSchema, TournamentSchema)
-from referee.api.auth import bearer_token
-from referee.api.context import service
-from referee.api.matches import created_body
-from referee.api.schemas import MatchCreatedSchema, ProblemSchema
+from referee.service.records import created_body
+from referee.service.schemas import MatchCreatedSchema, ProblemSchema
+from referee.service.credentials import parse_bearer
 
 bots_blp = Blueprint("bots", __name__, url_prefix="/v1/bots",
                      description="Bots that play over HTTP (bot protocol v1).")
@@ -28,9 +27,14 @@ protocol_blp = Blueprint("bot_protocol", __name__, url_prefix="/v1/bot-protocol"
                          description="The protocol bots implement, as its own OpenAPI document.")
 
 
+def service():
+    """The MatchService this app serves (the root keeps it in `app.extensions`)."""
+    return current_app.extensions["referee"]
+
+
 def arena():
-    """The arena of this app's service."""
-    return service().arena
+    """The arena attached to this app's service."""
+    return service().extensions["arena"]
 
 
 @bots_blp.route("")
@@ -89,7 +93,7 @@ class BotEnable(MethodView):
         matches in a row; this clears that and its failed-match count.
         """
         bots = arena().bots
-        bots.enable(bot_id, bearer_token())
+        bots.enable(bot_id, parse_bearer(request.headers.get("Authorization")))
         return bots.public(bots.get(bot_id))
 
 

@@ -116,10 +116,12 @@ def delete_keys(redis_url, prefix: str, queue: str) -> None:
 
 @pytest.fixture
 def app(redis_settings):
-    """The real app on the real Redis."""
-    from referee.api import create_app
+    """The real app on the real Redis; its worker threads are stopped afterwards."""
+    from referee.root import create_app, stop_app
 
-    return create_app(redis_settings)
+    app = create_app(redis_settings)
+    yield app
+    stop_app(app)
 
 
 @pytest.fixture
@@ -131,7 +133,9 @@ def client(app):
 @pytest.fixture
 def embedded_app():
     """The app on the embedded store (the default with no REDIS_URL), own prefix and queue."""
-    from referee.api import create_app
+    from referee.root import create_app, stop_app
 
-    return create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),
-                       "QUEUE_NAME": unique_name("embq")})
+    app = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),
+                      "QUEUE_NAME": unique_name("embq")})
+    yield app
+    stop_app(app)

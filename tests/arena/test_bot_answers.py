@@ -138,7 +138,7 @@ def test_a_hostile_answer_is_the_bots_failure_and_never_leaks(client, bots, beha
         r = client.get(path)
         assert r.status_code == 200 and MARK.encode() not in r.data, path
         strict(r.data)
-    private = client.application.extensions["referee"].arena.bots.private(ids[0])
+    private = client.application.extensions["referee"].extensions["arena"].bots.private(ids[0])
     assert private["last_error"]["code"] == code
     if behaviour in (NAN, CRASH):
         assert MARK in private["last_error"]["sent"]["body"]

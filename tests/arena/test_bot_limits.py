@@ -103,10 +103,12 @@ def test_the_streak_counts_only_matches_forfeited_through_bot_failures(redis_pre
 @pytest.fixture
 def strict_two(monkeypatch, redis_settings):
     """The app on the real Redis with bots disabled after 2 failed matches."""
-    from referee.api import create_app
+    from referee.root import create_app, stop_app
 
     monkeypatch.setenv(DISABLE_AFTER_ENV, "2")
-    return create_app(redis_settings).test_client()
+    app = create_app(redis_settings)
+    yield app.test_client()
+    stop_app(app)
 
 
 def test_a_bot_failing_matches_in_a_row_is_disabled_until_its_owner_enables_it(strict_two):

@@ -34,10 +34,12 @@ def internal():
 @pytest.fixture
 def strict_client(monkeypatch, redis_settings):
     """The app on a real Redis with no allow-list: the deployment's default."""
-    from referee.api import create_app
+    from referee.root import create_app, stop_app
 
     monkeypatch.delenv(ALLOW_ENV, raising=False)
-    return create_app(redis_settings).test_client()
+    app = create_app(redis_settings)
+    yield app.test_client()
+    stop_app(app)
 
 
 def spellings(port: int) -> list[str]:
@@ -81,18 +83,20 @@ def test_a_closed_and_an_open_internal_port_look_the_same(strict_client, interna
 
 def test_the_embedded_default_allows_loopback_and_says_so(monkeypatch, internal, caplog):
     """No REDIS_URL: one person's machine, where local bots are the point."""
-    from referee.api import create_app
+    from referee.root import create_app, stop_app
 
     monkeypatch.delenv(ALLOW_ENV, raising=False)
-    with caplog.at_level("WARNING", logger="arena.service"):
-        client = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),
-                             "QUEUE_NAME": unique_name("embq")}).test_client()
+    with caplog.at_level("WARNING", logger="arena.plugin"):
+        app = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),
+                          "QUEUE_NAME": unique_name("embq")})
+    client = app.test_client()
     assert any("plus loopback in the embedded default): 127.0.0.0/8,::1/128" in r.getMessage()
                for r in caplog.records)
     r = client.post("/v1/bots", json={"url": internal.url, "games": ["gops"]})
     assert r.status_code == 201, r.json
     assert "addresses" not in r.json and "addresses" not in client.get("/v1/bots").json["bots"][0]
     assert policy_for(embedded=False, environ={}).allow == ()
+    stop_app(app)
 
 
 def test_the_allow_list_setting_opens_only_what_it_lists():
