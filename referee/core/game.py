@@ -82,10 +82,6 @@ class Game(ABC):
         """
         return {}
 
-    def redact_move(self, move: dict, seat: int, viewer: int | None) -> dict | None:
-        """How `viewer` may see `seat`'s (non-sealed) move in a running match's log; None hides it."""
-        return move
-
     def public_move(self, state, seat: int, move: dict) -> dict | None:
         """How the other seats may see `seat`'s `move` in a running match's log; None hides it.
 

@@ -155,12 +155,6 @@ class Dschunke(KitGame):
             return {"type": "take_card"}
         return move
 
-    def redact_move(self, move, seat, viewer):
-        """Which special card another seat kept is secret; every other move is public."""
-        if move.get("type") == "take_card" and viewer != seat:
-            return {"type": "take_card"}
-        return move
-
     def reveals(self, state):
         """The goods poker's reveals so far: every sealed bid laid before one is public."""
         return state["reveals"]

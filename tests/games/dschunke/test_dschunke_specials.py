@@ -82,10 +82,12 @@ def test_permanent_cards_face_up_others_hidden_with_stack_and_round():
 
 
 def test_take_card_is_redacted_in_the_log_for_others():
-    move = {"type": "take_card", "card": "bonus_grey"}
-    assert GAME.redact_move(move, 1, 0) == {"type": "take_card"}
-    assert GAME.redact_move(move, 1, None) == {"type": "take_card"}
-    assert GAME.redact_move(move, 1, 1) == move
+    """A hidden card kept stays secret in the log; a permanent one is laid face up."""
+    state = new(3)
+    assert GAME.public_move(state, 1, {"type": "take_card", "card": "bonus_grey"}) == \
+        {"type": "take_card"}
+    shown = {"type": "take_card", "card": "resupply"}
+    assert GAME.public_move(state, 1, shown) == shown
 
 
 def _game_over(state):
