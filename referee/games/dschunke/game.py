@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from referee.core import InvalidPlayers
 from referee.core.kit import LEGAL, DecisionKind, KitGame, Rule, no_check
-from referee.games.dschunke import (actions, flow, hidden, phase1, phase3, poker, scoring,
-                                    setup, specials, state as state_mod, views)
+from referee.games.dschunke import (actions, described, flow, hidden, phase1, phase3, poker,
+                                    scoring, setup, specials, state as state_mod, views)
 from referee.games.dschunke.data import GOODS, MARKET, SCORING, is_open_card
 from referee.games.dschunke.spec import SPEC
 
@@ -144,6 +144,10 @@ class Dschunke(KitGame):
         """Final scores and ranks once the tenth round is over."""
         return scoring.outcome(state) if views.is_over(state) else None
 
+    def view_schema(self, spectator=False):
+        """The JSON Schema of a seat's view (spectator: of the spectator's), described."""
+        return _SCHEMAS[bool(spectator)]
+
     def redetermine(self, state, seat, rng):
         """Everything hidden from `seat` re-dealt consistently with what it knows."""
         return hidden.redetermine(state, seat, rng)
@@ -160,6 +164,8 @@ class Dschunke(KitGame):
         return state["reveals"]
 
 
+_SCHEMAS = {spectator: described.view_schema(spectator) for spectator in (False, True)}
+"""The two view schemas, built once."""
 _TYPES = {d.kind: d.move_types for d in Dschunke.decisions}
 """Each decision's move types, named in `awaiting` so they are not rebuilt per call."""
 _BID = _TYPES["bid"]
