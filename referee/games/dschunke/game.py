@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from referee.core import InvalidPlayers
 from referee.core.kit import LEGAL, DecisionKind, KitGame, Rule, no_check
-from referee.games.dschunke import (actions, described, flow, hidden, phase1, phase3, poker,
-                                    scoring, setup, specials, state as state_mod, views)
+from referee.games.dschunke import (actions, described, flow, hidden, material, phase1, phase3,
+                                    poker, scoring, setup, specials, state as state_mod, views)
 from referee.games.dschunke.data import GOODS, MARKET, SCORING, is_open_card
 from referee.games.dschunke.spec import SPEC
 
@@ -147,6 +147,10 @@ class Dschunke(KitGame):
     def view_schema(self, spectator=False):
         """The JSON Schema of a seat's view (spectator: of the spectator's), described."""
         return _SCHEMAS[bool(spectator)]
+
+    def board(self):
+        """The board, cards and set-up as tagged data, with one-line card and action texts."""
+        return material.board()
 
     def redetermine(self, state, seat, rng):
         """Everything hidden from `seat` re-dealt consistently with what it knows."""
