@@ -52,11 +52,15 @@ def _bid_prompt(state: dict, seat: int) -> dict:
             "open": flow.open_colours(state), "market": MARKET[state["market"]["card"]]}
 
 
-_CARD_RULES = (Rule("move_strip", actions.check_move_strip, actions.move_strip),
-               Rule("extra_action", actions.check_extra_action, actions.extra_action))
-_ACTION = (Rule("merchant", actions.check_merchant, actions.use_merchant),
-           Rule("assistant", actions.check_assistant, actions.use_assistant),
-           Rule("pass", actions.check_pass, actions.turn_pass)) + _CARD_RULES
+# Phase-2 turns list their candidates through actions.turn_candidates, which keeps only the
+# actions their checks allow (and pass only when none is): trusted as LEGAL, so a turn is not
+# checked twice; audit_listing confirms every one over playouts (test_dschunke_kit).
+_CARD_RULES = (Rule("move_strip", actions.check_move_strip, actions.move_strip, listing=LEGAL),
+               Rule("extra_action", actions.check_extra_action, actions.extra_action,
+                    listing=LEGAL))
+_ACTION = (Rule("merchant", actions.check_merchant, actions.use_merchant, listing=LEGAL),
+           Rule("assistant", actions.check_assistant, actions.use_assistant, listing=LEGAL),
+           Rule("pass", actions.check_pass, actions.turn_pass, listing=LEGAL)) + _CARD_RULES
 _AFTER = (Rule("done", no_check, actions.turn_done),) + _CARD_RULES
 
 
