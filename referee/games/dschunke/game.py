@@ -148,6 +148,11 @@ class Dschunke(KitGame):
         """Final scores and ranks once the tenth round is over."""
         return scoring.outcome(state) if views.is_over(state) else None
 
+    def standing(self, state):
+        """The final-score formula applied now (cash, card and ship bonuses), to adjudicate a
+        match stopped at its move cap."""
+        return [float(row["total"]) for row in scoring.breakdown(state)]
+
     def view_schema(self, spectator=False):
         """The JSON Schema of a seat's view (spectator: of the spectator's), described."""
         return _SCHEMAS[bool(spectator)]

@@ -139,3 +139,14 @@ def test_a_two_player_state_needs_the_variant_and_one_seat_each():
 def test_every_state_of_a_playout_loads_back():
     for state in _playout(4, {"setup_variant": True}, 3):
         assert GAME.from_dict(GAME.to_dict(state)) == state
+
+
+def test_standing_is_the_final_score_formula_applied_now():
+    """A match stopped at its move cap is ranked by cash + card bonuses + ship bonus so far."""
+    from referee.games.dschunke.scoring import ship_bonus
+    from referee.games.dschunke.board import visible_table
+    state = new(3, 1)
+    state["seats"][1]["cash"] = 7
+    visible = visible_table(state["junks"], 3)
+    assert GAME.standing(state) == [float(state["seats"][seat]["cash"] +
+                                          ship_bonus(visible, seat)) for seat in range(3)]
