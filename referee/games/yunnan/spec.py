@@ -81,15 +81,3 @@ SPEC = GameSpec(
     summary="Tea traders on the Tea Horse Road: bid for progress in Pu'er, travel, displace, "
             "earn income and victory points. 2 players play with the Dúlì automaton.",
 )
-
-DECISION_MOVES = {
-    "bid": ("bid", "bank", "market", "pass"),
-    "resolve": ("resolve",),
-    "block": ("block",),
-    "yard": ("yard",),
-    "travel": ("build", "step", "done"),
-    "journey": ("step", "stop"),
-    "displace": ("displace", "no_displace"),
-    "convert": ("convert",),
-}
-"""The move types each kind of pending decision accepts."""
