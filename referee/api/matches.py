@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import json
-
-from flask import Response
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from referee.api.auth import bearer_token
 from referee.api.context import service
-from referee.api.schemas import (LogQuerySchema, LogSchema, MatchCreatedSchema,
+from referee.core.errors import RefereeError
+from referee.service.schemas import (LogQuerySchema, LogSchema, MatchCreatedSchema,
                                  MatchCreateSchema, MatchListQuerySchema, MatchListSchema,
                                  MatchSchema, MoveAcceptedSchema, MoveSubmitSchema,
                                  ProblemSchema, PromptQuerySchema, PromptSchema)
+from referee.service.records import created_body, to_jsonl
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
                 description="Matches refereed move by move; seats act with their bearer token.")
@@ -25,6 +25,17 @@ def _viewer(meta) -> int | None:
     """The seat of the caller's token, or None for a spectator (no token)."""
     token = bearer_token()
     return None if token is None else service().seat_of(meta, token)
+
+
+def idempotency_key() -> str | None:
+    """The request's Idempotency-Key header, checked (request.invalid when unusable)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= 100 or not all(33 <= ord(c) <= 126 for c in key):
+        raise RefereeError("Idempotency-Key must be 1-100 visible ASCII characters",
+                           code="request.invalid")
+    return key
 
 
 def _seat(meta) -> int:
@@ -47,7 +58,9 @@ class Matches(MethodView):
         remote seat (shown only here). Without a seed the service draws one, and keeps it
         secret until the match ends.
         """
-        created = service().create(body["game"], body["seats"], body["options"], body["seed"])
+        limits = {} if body["remote_move_s"] is None else {"remote_move_s": body["remote_move_s"]}
+        created = service().create(body["game"], body["seats"], body["options"], body["seed"],
+                                   limits=limits)
         return created_body(created, seed_chosen=body["seed"] is not None)
 
     @blp.arguments(MatchListQuerySchema, location="query")
@@ -106,7 +119,7 @@ class Moves(MethodView):
     @blp.arguments(MoveSubmitSchema)
     @blp.response(200, MoveAcceptedSchema)
     @blp.alt_response(400, schema=ProblemSchema, description="move.malformed, "
-                      "request.malformed_json")
+                      "request.malformed_json, request.invalid (Idempotency-Key)")
     @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
     @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
     @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
@@ -120,12 +133,46 @@ class Moves(MethodView):
         """Submit a move for your seat
 
         Accepted: the new version and your view. Rejected: a problem detail whose `code` says
-        why (the rule, for an illegal move); the match is unchanged.
+        why (the rule, for an illegal move); the match is unchanged. Send an
+        `Idempotency-Key` header (1-100 visible ASCII characters, new for each move you mean)
+        to make retries safe: a key your seat already used in this match does not land the
+        move again; it answers 200 with the match as it is now and `Idempotent-Replayed: true`.
+        Caller: the seat's token holder.
         """
         svc = service()
         meta, _ = svc.load(match_id)
         seat = _seat(meta)
-        live = svc.submit(match_id, seat, body["move"], body["expected_version"])
+        key = idempotency_key()
+        if key is None:
+            live, replayed = svc.submit(match_id, seat, body["move"], body["expected_version"]), False
+        else:
+            live, replayed = svc.submit_once(match_id, seat, body["move"],
+                                             body["expected_version"], key)
+        summary = svc.summary(meta, live, seat)
+        headers = {"Idempotent-Replayed": "true"} if replayed else {}
+        return {key: summary[key] for key in ("version", "status", "to_act", "result",
+                                              "view")}, 200, headers
+
+
+@blp.route("/<match_id>/resign")
+class Resign(MethodView):
+    @blp.response(200, MoveAcceptedSchema)
+    @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
+    @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
+    @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
+    @blp.alt_response(409, schema=ProblemSchema, description="match.over")
+    @blp.doc(security=SECURITY)
+    def post(self, match_id):
+        """Resign your seat
+
+        Your seat ranks last (its failure code is `seat.resigned`); the referee plays its
+        remaining decisions at random, so the other seats' match goes on to its end. Caller:
+        the seat's token holder. Resigning again is harmless.
+        """
+        svc = service()
+        meta, _ = svc.load(match_id)
+        seat = _seat(meta)
+        live = svc.resign(match_id, seat)
         summary = svc.summary(meta, live, seat)
         return {key: summary[key] for key in ("version", "status", "to_act", "result", "view")}
 
@@ -150,23 +197,3 @@ class Log(MethodView):
             return Response(to_jsonl(record), mimetype="application/jsonl")
         return record
 
-
-def created_body(created, seed_chosen: bool) -> dict:
-    """The answer to a match creation: id, version, seats, tokens (and the seed if chosen)."""
-    meta, live = created.meta, created.live
-    data = {"id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
-            "version": live.version, "status": live.status,
-            "tokens": {str(s): t for s, t in created.tokens.items()},
-            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)]}
-    if seed_chosen:  # a seed the service drew stays secret until the match ends
-        data["seed"] = meta.seed
-    return data
-
-
-def to_jsonl(record: dict) -> str:
-    """A match record as JSON Lines: header, one line per move, then the result if any."""
-    header = {"type": "match", **{k: v for k, v in record.items() if k not in ("moves", "result")}}
-    lines = [header] + [{"type": "move", **m} for m in record["moves"]]
-    if record["result"] is not None:
-        lines.append({"type": "result", **record["result"]})
-    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)

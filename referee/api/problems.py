@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+import redis
 from flask import current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
@@ -16,6 +17,9 @@ from referee.core.errors import RefereeError
 log = logging.getLogger(__name__)
 
 PROBLEM_TYPE = "application/problem+json"
+
+RETRY_AFTER_STORE_S = 2
+"""Seconds a client is told to wait when the store is down."""
 
 HTTP_CODES = {
     400: "request.malformed",
@@ -43,6 +47,10 @@ CATALOGUE = {
     "match.aborted": "The match was stopped by the service.",
     "match.version_stale": "expected_version is not the match's current version.",
     "match.not_found": "No match with that id.",
+    "seat.timeout": "(match failure) A remote seat let its decision's time run out "
+                    "(remote_move_s): it ranks last and the referee plays it at random.",
+    "seat.resigned": "(match failure) The seat resigned (POST /v1/matches/{id}/resign): it "
+                     "ranks last and the referee plays its remaining decisions at random.",
     "match.busy": "The move could not be committed under contention; submit it again.",
     "game.unknown": "No game of that name.",
     "options.invalid": "An option is unknown or has a value the game does not take.",
@@ -64,22 +72,8 @@ CATALOGUE = {
     "http.not_acceptable": "The endpoint cannot answer in a media type the request accepts.",
     "http.conflict": "The request conflicts with the resource's state.",
     "rate.limited": "Too many requests; see Retry-After.",
-    "limits.invalid": "A time limit or the strikes count is unknown or out of bounds.",
-    "bot.rejected": "A bot registration was refused: not an http(s) URL, a failed GET / "
-                    "health check, or games the bot does not play.",
-    "bot.not_found": "No bot with that id.",
-    "tournament.invalid": "Tournament parameters that cannot be run.",
-    "tournament.not_found": "No tournament with that id.",
-    "bot.timeout": "(match failure) The bot did not answer within its move limit and bank.",
-    "bot.unreachable": "(match failure) The bot's URL could not be reached.",
-    "bot.http_error": "(match failure) The bot answered with an HTTP error status.",
-    "bot.bad_response": "(match failure) The answer was not JSON {\"move\": ...}, or too large.",
-    "bot.illegal_move": "(match failure) The bot's move was rejected; `error` holds the "
-                        "rules' own code.",
-    "bot.stalling": "(match failure) The bot made `max_streak` moves in a row without its "
-                    "turn ending (e.g. exchanging back and forth).",
 }
-"""The generic codes, documented at GET /v1/problems."""
+"""The generic codes, documented at GET /v1/problems (plug-ins add their own)."""
 
 
 def problem(status: int, code: str, detail: str, **extra):
@@ -113,7 +107,20 @@ def handle_http_exception(err: HTTPException):
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
         detail = f"the request body is larger than the limit of {limit} bytes"
     extra = {"errors": messages} if messages else {}
-    return problem(status, code, detail, **extra)
+    response = problem(status, code, detail, **extra)
+    if status == 405 and getattr(err, "valid_methods", None):
+        response.headers["Allow"] = ", ".join(sorted(err.valid_methods))
+    return response
+
+
+def handle_store_down(err: Exception):
+    """Redis not answering: 503 with Retry-After, not a 500 (nothing was changed)."""
+    log.warning("store unavailable on %s %s: %s", request.method, request.path,
+                type(err).__name__)
+    response = problem(503, "server.unavailable", "the match store is not answering; retry "
+                       "shortly")
+    response.headers["Retry-After"] = str(RETRY_AFTER_STORE_S)
+    return response
 
 
 def handle_unexpected(err: Exception):
@@ -136,5 +143,7 @@ def _flatten(messages, prefix: str = "") -> str:
 def init_app(app) -> None:
     """Register the problem handlers (after flask-smorest's, so ours win)."""
     app.register_error_handler(RefereeError, handle_referee_error)
+    app.register_error_handler(redis.exceptions.ConnectionError, handle_store_down)
+    app.register_error_handler(redis.exceptions.TimeoutError, handle_store_down)
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(Exception, handle_unexpected)

@@ -10,7 +10,6 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from referee.core import engine
@@ -19,12 +18,13 @@ from referee.core.errors import MatchOver, RefereeError
 from referee.core.registry import Registry
 from referee.core.results import apply_forfeits
 from referee.core.rng import MAX_SEED
-from referee.service.drivers import REMOTE, BuiltinDriver, split_kind
+from referee.service import defaults
+from referee.service.config import Settings
+from referee.service.drivers import REMOTE, BuiltinDriver, SeatDriver, split_kind
 from referee.service.errors import (InvalidSeats, InvalidToken, MatchAborted, MatchBusy,
                                     MatchNotFound, MissingToken)
+from referee.service.states import StateCache
 from referee.service.store import Live, MatchMeta, MatchStatus, MatchStore
-
-COMMIT_ATTEMPTS = 8
 
 
 def token_hash(token: str) -> str:
@@ -41,36 +41,27 @@ class Created:
     tokens: dict
 
 
-class _StateCache:
-    """The last loaded game state per match, so a hot match skips from_dict (states are immutable)."""
-
-    def __init__(self, size: int = 1024):
-        self.size, self._items = size, OrderedDict()
-
-    def get(self, match_id: str, version: int):
-        item = self._items.get(match_id)
-        if item is None or item[0] != version:
-            return None
-        self._items.move_to_end(match_id)
-        return item[1]
-
-    def put(self, match_id: str, version: int, state) -> None:
-        self._items[match_id] = (version, state)
-        self._items.move_to_end(match_id)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-
 class MatchService:
     """Matches over a MatchStore, for the games of a registry."""
 
-    def __init__(self, store: MatchStore, games: Registry, enqueue=None, drivers=None):
-        self.store = store
-        self.games = games
-        self.enqueue = enqueue or (lambda match_id, version: None)
-        self.drivers = {"builtin": BuiltinDriver(), **(drivers or {})}
-        self.finish_listeners: list = []
-        self._states = _StateCache()
+    def __init__(self, store: MatchStore, games: Registry, settings: Settings, queue=None,
+                 drivers: dict[str, SeatDriver] | None = None, attach=()):
+        """`queue` takes the runner's jobs (None: nothing is queued, the caller runs them);
+        `drivers` by seat kind prefix; `attach` is (name, factory) pairs: each factory makes a
+        plug-in's object over this service, kept in `extensions` and told of commits and ends.
+        """
+        self.store, self.games, self.settings, self.queue = store, games, settings, queue
+        self.drivers: dict[str, SeatDriver] = {"builtin": BuiltinDriver(), **(drivers or {})}
+        self._states = StateCache()
+        self.extensions = {}
+        for name, factory in attach:
+            self.extensions[name] = factory(self)
+        self._hooks = list(self.extensions.values())
+
+    def enqueue(self, match_id: str, version: int) -> None:
+        """Queue the runner for `match_id` at `version` (nothing without a queue)."""
+        if self.queue is not None:
+            self.queue.enqueue_advance(match_id, version)
 
     # -- creating -------------------------------------------------------------------------
 
@@ -90,7 +81,8 @@ class MatchService:
             token_hashes=[token_hash(tokens[i]) if i in tokens else None for i in range(len(kinds))],
             labels=dict(labels or {}), limits=dict(limits or {}))
         live = self._live_after(game, meta, None, state, 0)
-        self.store.create(meta, live, self.automated_seat(meta, live) is not None)
+        self.store.create(meta, live, self.automated_seat(meta, live) is not None,
+                          self.remote_due(meta, live))
         self._states.put(meta.id, 0, state)
         self._after_commit(meta, None, live)
         return Created(meta, live, tokens)
@@ -146,19 +138,28 @@ class MatchService:
 
     # -- moving ---------------------------------------------------------------------------
 
+    def submit_once(self, match_id: str, seat: int, move, expected_version, key: str):
+        """`submit` under an Idempotency-Key: (live, replayed). A key this seat already used
+        in this match answers the match as it is now, and the move does not land again."""
+        return self.submit(match_id, seat, move, expected_version, idempotency=f"{seat}:{key}")
+
     def submit(self, match_id: str, seat: int, move, expected_version=None, *, by="seat",
-               entry_extra=None, update_live=None, from_runner=False, known_live=None) -> Live:
+               entry_extra=None, update_live=None, from_runner=False, known_live=None,
+               idempotency=None):
         """Check and apply a move, commit it, and queue automated seats; returns the new live.
 
         Retries on a concurrent commit; a move with `expected_version` then fails as stale.
         `update_live(live)` may record failures, strikes and clocks in the same commit;
         `from_runner` marks moves of the runner, which goes on by itself (no job is queued);
         `known_live` is a live record the caller just read (saves a read; the commit still
-        checks its version).
+        checks its version). Returns the new live; with `idempotency` (a `seat:key` field),
+        (live, replayed) where replayed says the move had landed before.
         """
         meta, _ = self.load(match_id) if known_live is None else (self.store.meta(match_id), None)
         game = self.games.get(meta.game)
-        for attempt in range(COMMIT_ATTEMPTS):
+        for attempt in range(defaults.COMMIT_ATTEMPTS):
+            if idempotency and self.store.landed_at(match_id, idempotency) is not None:
+                return self.store.live(match_id), True
             live = known_live if attempt == 0 and known_live is not None else \
                 self.store.live(match_id)
             if live.status == MatchStatus.ABORTED:
@@ -172,11 +173,15 @@ class MatchService:
             entry = {**MoveRecord(seat, move, live.version, sealed, by).to_dict(),
                      "at": round(time.time(), 3), **(entry_extra or {})}
             automated = self.automated_seat(meta, new_live) is not None
-            if self.store.commit(match_id, live.version, new_live, [entry], automated):
+            done = self.store.commit(match_id, live.version, new_live, [entry], automated,
+                                     idempotency or "", self.remote_due(meta, new_live))
+            if done == -1:
+                return self.store.live(match_id), True
+            if done:
                 self._states.put(match_id, new_live.version, new_state)
                 self._after_commit(meta, live, new_live, queue=not from_runner)
-                return new_live
-        raise MatchBusy(f"match {match_id} changed {COMMIT_ATTEMPTS} times while this move "
+                return (new_live, False) if idempotency else new_live
+        raise MatchBusy(f"match {match_id} changed {defaults.COMMIT_ATTEMPTS} times while this move "
                         f"was being committed; submit it again")
 
     def _live_after(self, game, meta: MatchMeta, old: Live | None, state, version: int,
@@ -204,9 +209,12 @@ class MatchService:
     def _after_commit(self, meta: MatchMeta, old: Live | None, live: Live, queue=True) -> None:
         if queue and live.status == MatchStatus.ACTIVE and self.automated_seat(meta, live) is not None:
             self.enqueue(meta.id, live.version)
+        for hook in self._hooks:
+            hook.after_commit(meta, old, live)
         if live.status == MatchStatus.OVER and (old is None or old.status != live.status):
-            for listener in self.finish_listeners:
-                listener(meta, live)
+            self.store.archive.mark_finished(meta.id, time.time())
+            for hook in self._hooks:
+                hook.on_finish(meta, live)
 
     def automated_seat(self, meta: MatchMeta, live: Live) -> int | None:
         """The first pending seat that the referee plays (a bot, or a forfeited seat)."""
@@ -215,10 +223,55 @@ class MatchService:
                 return seat
         return None
 
+    def resign(self, match_id: str, seat: int) -> Live:
+        """The seat gives up: it ranks last (a `seat.resigned` failure), and the referee plays
+        its remaining decisions at random so the others' match goes on to its end.
+
+        Resigning twice is harmless (the first stands).
+        """
+        return self.forfeit_seat(match_id, seat, "seat.resigned")
+
+    def forfeit_seat(self, match_id: str, seat: int, code: str, at_version=None) -> Live:
+        """Record `seat`'s forfeit (`code`) and let the referee play it from now on; with
+        `at_version`, only if the match is still at that version (else MatchBusy)."""
+        meta, _ = self.load(match_id)
+        for _ in range(defaults.COMMIT_ATTEMPTS):
+            live = self.store.live(match_id)
+            if live.status != MatchStatus.ACTIVE:
+                raise MatchOver(f"match {match_id} is already {live.status}")
+            if str(seat) in live.forfeits:
+                return live
+            if at_version is not None and live.version != at_version:
+                break
+            forfeits = {**live.forfeits, str(seat): {"code": code, "version": live.version}}
+            new_live = Live(**{**live.__dict__, "version": live.version + 1,
+                               "forfeits": forfeits})
+            automated = self.automated_seat(meta, new_live) is not None
+            if self.store.commit(match_id, live.version, new_live, [], automated,
+                                 remote_due=self.remote_due(meta, new_live)):
+                self._after_commit(meta, live, new_live)
+                return new_live
+        raise MatchBusy(f"match {match_id} moved on while seat {seat} was forfeited; try again")
+
+    def remote_due(self, meta: MatchMeta, live: Live) -> float | None:
+        """When the remote seats that must act now forfeit on time; None if none must act.
+
+        Each remote decision may take `limits.remote_move_s` (default
+        defaults.REMOTE_MOVE_S) from the last change of the match."""
+        if live.status != MatchStatus.ACTIVE or not any(
+                meta.seat_kind(s) == REMOTE and str(s) not in live.forfeits for s in live.pending):
+            return None
+        return time.time() + self.remote_limit(meta)
+
+    @staticmethod
+    def remote_limit(meta: MatchMeta) -> float:
+        """Seconds a remote seat of this match may take over one decision."""
+        return meta.limits.get("remote_move_s", defaults.REMOTE_MOVE_S)
+
     def abort(self, match_id: str, reason: str) -> Live:
         """Stop a match for a service-side reason; it is never rated."""
         meta, _ = self.load(match_id)
-        for _ in range(COMMIT_ATTEMPTS):
+        for _ in range(defaults.COMMIT_ATTEMPTS):
             live = self.store.live(match_id)
             if live.status != MatchStatus.ACTIVE:
                 raise MatchOver(f"match {match_id} is already {live.status}")
@@ -226,8 +279,10 @@ class MatchService:
                                "status": MatchStatus.ABORTED.value, "pending": [],
                                "result": {"termination": "aborted", "reason": reason}})
             if self.store.commit(match_id, live.version, new_live, []):
-                for listener in self.finish_listeners:
-                    listener(meta, new_live)
+                self.store.archive.mark_finished(match_id, time.time())
+                for hook in self._hooks:
+                    hook.after_commit(meta, live, new_live)
+                    hook.on_finish(meta, new_live)
                 return new_live
         raise MatchBusy(f"match {match_id} is too busy to abort; try again")
 
@@ -257,7 +312,7 @@ class MatchService:
             live = self.store.wait_for_change(match_id, live.version, wait) or live
         game = self.games.get(meta.game)
         state = self.state(meta, live)
-        decision = engine.decision_for(game, state, seat) if live.status == "active" else None
+        decision = engine.decision_for(game, state, seat) if live.status == MatchStatus.ACTIVE else None
         return {
             "match": meta.id, "game": meta.game, "seat": seat, "version": live.version,
             "status": live.status, "must_act": decision is not None,

@@ -1,10 +1,18 @@
-"""Wire schemas (marshmallow, documented by flask-smorest); the games never see these."""
+"""The wire format of the service's records as marshmallow schemas (no Flask): the API's
+requests and answers, shared with the plug-ins' endpoints (MatchCreatedSchema, ProblemSchema)."""
 
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
 from referee.core.rng import MAX_SEED
+from referee.service.defaults import REMOTE_MOVE_S, REMOTE_MOVE_S_BOUNDS
+
+MAX_OFFSET = 2 ** 31 - 1
+"""Largest list offset a query may ask for (Redis takes 64-bit ranges; 2^63 made a 500)."""
+
+VIEW_REF = {"allOf": [{"$ref": "#/components/schemas/View"}]}
+"""A `view` field documented as its game's view schema (the `View` component)."""
 
 
 class _Open(Schema):
@@ -49,6 +57,12 @@ class GameSchema(GameSummarySchema):
     options = fields.List(fields.Nested(OptionSchema))
     moves = fields.List(fields.Nested(MoveKindSchema))
     hidden = fields.List(fields.String())
+    views = fields.Dict(metadata={"description": "`seat` and `spectator`: each a JSON Schema "
+                                                 "of that view (`schema`, also the OpenAPI "
+                                                 "components `<game>.SeatView` and "
+                                                 "`<game>.SpectatorView`) and an `example`"})
+    board = fields.Dict(metadata={"description": "the printed tables the engine uses; every "
+                                                 "value tagged {value, status, source}"})
 
 
 class GameListSchema(_Open):
@@ -101,7 +115,7 @@ class CheckResponseSchema(_Open):
     over = fields.Boolean()
     pending = fields.List(fields.Nested(PendingSchema))
     outcome = fields.Dict(allow_none=True)
-    view = fields.Dict(allow_none=True)
+    view = fields.Dict(allow_none=True, metadata=VIEW_REF)
 
 
 # -- matches --------------------------------------------------------------------------------
@@ -114,6 +128,10 @@ class MatchCreateSchema(_Open):
     options = fields.Dict(load_default=dict)
     seed = fields.Integer(load_default=None, allow_none=True,
                           validate=validate.Range(min=0, max=MAX_SEED))
+    remote_move_s = fields.Integer(
+        load_default=None, allow_none=True, validate=validate.Range(*REMOTE_MOVE_S_BOUNDS),
+        metadata={"description": "seconds a remote seat may take over one decision before it "
+                                 f"forfeits with seat.timeout (default {REMOTE_MOVE_S})"})
 
 
 class SeatSchema(_Open):
@@ -156,7 +174,7 @@ class MatchSchema(_Open):
     labels = fields.Dict()
     created_at = fields.Float()
     updated_at = fields.Float()
-    view = fields.Dict()
+    view = fields.Dict(metadata=VIEW_REF)
 
 
 class MatchListSchema(_Open):
@@ -165,7 +183,7 @@ class MatchListSchema(_Open):
 
 
 class MatchListQuerySchema(_Open):
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
@@ -183,7 +201,7 @@ class PromptSchema(_Open):
     must_act = fields.Boolean()
     decision = fields.Nested(DecisionSchema, allow_none=True)
     legal_moves = fields.List(fields.Dict())
-    view = fields.Dict()
+    view = fields.Dict(metadata=VIEW_REF)
     result = fields.Dict(allow_none=True)
 
 
@@ -199,7 +217,7 @@ class MoveAcceptedSchema(_Open):
     status = fields.String()
     to_act = fields.List(fields.Nested(ToActSchema))
     result = fields.Dict(allow_none=True)
-    view = fields.Dict()
+    view = fields.Dict(metadata=VIEW_REF)
 
 
 class LogQuerySchema(_Open):
