@@ -52,11 +52,13 @@ class Yunnan(KitGame):
     state_schema = state.SCHEMA
 
     def check_setup(self, players, options):
-        """Player count 2-5; `duli_overflow` other than its default only with Dúlì (2 players)."""
+        """Player count 2-5; Dúlì's options other than their defaults only with 2 players."""
         super().check_setup(players, options)
-        if players != 2 and options.get("duli_overflow", "farthest") != "farthest":
-            raise InvalidOptions("option duli_overflow applies only to 2-player games "
-                                 "(with Dúlì)", option="duli_overflow")
+        for option in SPEC.options:
+            if (option.name.startswith("duli_") and players != 2
+                    and options.get(option.name, option.default) != option.default):
+                raise InvalidOptions(f"option {option.name} applies only to 2-player games "
+                                     f"(with Dúlì)", option=option.name)
 
     def setup(self, players, options, seed):
         """Round 1 ready for the first bid (random order, coins by blue-track position)."""

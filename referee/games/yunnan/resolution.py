@@ -35,6 +35,19 @@ def buildings_of(s, p: int) -> list[str]:
     return [b for b in BIDDABLE if p in s["bids"][b]]
 
 
+def order_matters(todo: list[str]) -> bool:
+    """Whether resolving the buildings of `todo` in different orders can end differently.
+
+    Only the Building Yard's choices read what another resolution changes: where a structure
+    may go depends on the horse (Horse Trader) and the Gorge Blocker (Temple). Every other
+    pair commutes: their effects touch disjoint fields (reserve and Market, passes, horse,
+    influence; coins and supply only add up), and the Temple's and the Yard's choices read
+    none of those fields. So without the Yard beside the Horse Trader or the Temple every
+    order gives the same states, and the building order is not asked.
+    """
+    return BUILDING_YARD in todo and (HORSE_TRADER in todo or TEMPLE in todo)
+
+
 def resolve_candidates(s, p: int) -> list[dict]:
     """A resolve move per building holding `p`'s bids."""
     return [{"type": "resolve", "building": b} for b in buildings_of(s, p)]

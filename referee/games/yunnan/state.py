@@ -29,7 +29,8 @@ _CARD = {"type": "integer", "enum": list(DULI_CARD_IDS)}  # typed: True == 1 in 
 _PER_PROVINCE = list_of(nat(), NPROV)
 _OPTION = {"bool": boolean()}
 _DULI_BID = record(card=_CARD, bid=enum(*BIDDABLE), space=nat())
-_DULI_NO_BID = record(card=_CARD, bid=enum(None))
+_DULI_NO_BID = record(card={"type": ["integer", "null"], "enum": [*DULI_CARD_IDS, None]},
+                      bid=enum(None))  # card None: no card turned (option duli_no_bid)
 _DULI_TRAVEL = record(card=_CARD, teahouse=nullable(enum(*PROVINCES)), placed=_PER_PROVINCE,
                       displaced=list_of(record(owner=nat(), **{"from": enum(*PROVINCES)})))
 REPORT = record(
