@@ -16,7 +16,7 @@ from referee.core import engine
 from referee.core.engine import MoveRecord
 from referee.core.errors import MatchOver, RefereeError
 from referee.core.registry import Registry
-from referee.core.results import apply_forfeits
+from referee.core.results import adjudicate, apply_forfeits
 from referee.core.rng import MAX_SEED
 from referee.service import defaults
 from referee.service.config import Settings
@@ -164,8 +164,17 @@ class MatchService:
                 self.store.live(match_id)
             if live.status == MatchStatus.ABORTED:
                 raise MatchAborted(f"match {match_id} was aborted by the service")
+            if live.status == MatchStatus.OVER:  # also a match ended by its move cap
+                raise MatchOver(f"match {match_id} is over")
             state = self.state(meta, live)
-            new_state, sealed = engine.play(game, state, live.version, seat, move, expected_version)
+            try:
+                new_state, sealed = engine.play(game, state, live.version, seat, move,
+                                                expected_version)
+            except RefereeError:
+                # the same key may have landed between the check above and this read
+                if idempotency and self.store.landed_at(match_id, idempotency) is not None:
+                    return self.store.live(match_id), True
+                raise
             new_live = self._live_after(game, meta, live, new_state, live.version + 1, seat)
             if update_live is not None:
                 update_live(new_live)
@@ -187,6 +196,8 @@ class MatchService:
     def _live_after(self, game, meta: MatchMeta, old: Live | None, state, version: int,
                     mover: int | None = None) -> Live:
         pending = [d.seat for d in game.pending(state)]
+        if pending and version >= self.move_cap(meta):
+            pending = []  # every match ends: adjudicated by the game's standing (_result)
         streak = [mover, old.streak[1] + 1 if old and old.streak[0] == mover else 1] \
             if mover is not None else [None, 0]
         live = Live(version=version, status=MatchStatus.ACTIVE.value if pending else
@@ -203,7 +214,9 @@ class MatchService:
             return None
         forfeited = sorted((int(s) for s in live.forfeits), key=lambda s: live.forfeits[str(s)]
                            .get("version", 0))
-        outcome = apply_forfeits(game.outcome(state), forfeited)
+        outcome = game.outcome(state) or adjudicate(game, state, meta.players,
+                                                    self.move_cap(meta))
+        outcome = apply_forfeits(outcome, forfeited)
         return {**outcome.to_dict(), "failures": live.forfeits} if forfeited else outcome.to_dict()
 
     def _after_commit(self, meta: MatchMeta, old: Live | None, live: Live, queue=True) -> None:
@@ -262,6 +275,11 @@ class MatchService:
                 meta.seat_kind(s) == REMOTE and str(s) not in live.forfeits for s in live.pending):
             return None
         return time.time() + self.remote_limit(meta)
+
+    @staticmethod
+    def move_cap(meta: MatchMeta) -> int:
+        """Moves after which this match ends, adjudicated (limits.max_moves)."""
+        return meta.limits.get("max_moves", defaults.MAX_MOVES)
 
     @staticmethod
     def remote_limit(meta: MatchMeta) -> float:
