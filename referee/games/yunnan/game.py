@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from referee.core import InvalidOptions
 from referee.core.kit import DecisionKind, KitGame, LEGAL, Rule, no_check, one
-from referee.games.yunnan import (bidding, build, flow, resolution, scoring, state, travel,
-                                  upkeep, views)
+from referee.games.yunnan import (bidding, build, described, flow, printed, resolution,
+                                  scoring, state, travel, upkeep, views)
 from referee.games.yunnan.data import PROVINCES
 from referee.games.yunnan.spec import SPEC
 
@@ -83,6 +83,14 @@ class Yunnan(KitGame):
     def view(self, state, seat):
         """Everything but the seed and the order of Dúlì's draw pile."""
         return views.view(state, seat)
+
+    def view_schema(self, spectator=False):
+        """JSON Schema of a seat's (or the spectator's) view, every field described."""
+        return described.view_schema(spectator)
+
+    def board(self):
+        """Every table the engine uses, tagged, with building effects and Dúlì's cards."""
+        return printed.board()
 
     def outcome(self, state):
         """Final scores and ranks once the game is over."""

@@ -19,7 +19,7 @@ def view(s, seat: int | None) -> dict:
     out["you"] = seat
     out["provinces"] = list(PROVINCES)
     out["gorges"] = list(GORGE_IDS)
-    cards = s["duli_cards"]
+    cards = out["duli_cards"] = s["duli_cards"]  # None without Dúlì: the key is always there
     if cards is not None:
         out["duli_cards"] = {"draw_pile": len(cards["deck"]), "discard": sorted(cards["discard"]),
                              "shown": list(cards["shown"]), "shuffles": cards["shuffles"]}
