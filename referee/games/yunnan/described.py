@@ -2,8 +2,9 @@
 game's words) for `Game.view_schema`. The board tables are in `printed.py`.
 
 Conventions the descriptions repeat where they apply: a *seat* is a player (0..n-1); a
-*participant* is a seat or, in a 2-player game, Dúlì (participant 2); lists "per province"
-follow `provinces` (Yunnan first, up the Tea Horse Road), lists "per gorge" follow `gorges`.
+*participant* is a seat or, in a 2-player game, Dúlì (participant 2); counts "per province"
+are lists in `provinces` order (Yunnan first, up the Tea Horse Road); a single province or
+gorge is named, as in moves.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def _nullable(schema: dict) -> dict:
 
 _NAT = {"type": "integer", "minimum": 0}
 _PROV = {"type": "string", "enum": list(PROVINCES)}
-_PROV_I = {"type": "integer", "minimum": 0, "maximum": NPROV - 1}
+_NULL_PROV = {"type": ["string", "null"], "enum": [*PROVINCES, None]}
+_GORGE = {"type": "string", "enum": list(GORGE_IDS)}
 _CARD = {"type": "integer", "enum": list(DULI_CARD_IDS)}
 _PART = "participant index (seats 0..n-1; Dúlì is 2 in a 2-player game)"
 _PER_PROV = _list(_NAT, "one count per province", NPROV)
@@ -116,7 +118,7 @@ def _properties(spectator: bool) -> dict:
                         "while it waits to be converted; null otherwise"),
         "passes": _list(_NAT, f"{seats}: Border Passes (2-6), each pays one border crossing "
                         "per Build & Travel turn"),
-        "horse": _list(_PROV_I, f"{seats}: province index the horse has reached; traders "
+        "horse": _list(_PROV, f"{seats}: the province the horse has reached; traders "
                        "and structures may go up to it"),
         "influence": _list(_NAT, f"{parts}: influence 0-4; a trader displaces only lower "
                            "influence; 4 is safe from the Inspector"),
@@ -128,36 +130,35 @@ def _properties(spectator: bool) -> dict:
         "posts": _list(_list({"type": "integer", "minimum": 0, "maximum": 1},
                              "1 where a trading post stands, per province", NPROV),
                        f"{parts}: trading posts (Dúlì's stay in Yunnan and Sichuan)"),
-        "bridges": _list(_list(_NAT, "gorge indices (see `gorges`)"),
-                         f"{parts}: the gorges bridged"),
+        "bridges": _list(_list(_GORGE, "gorge names"), f"{parts}: the gorges bridged"),
         "teahouses": _list(_nullable(dict(_NAT)), f"per province: the {_PART} owning its "
                            "teahouse, or null", NPROV),
         "stock": _list(_obj(**_STRUCTS), f"{seats}: structures in the personal supply, "
                        "ready to build"),
         "yard": _list(_obj(**_STRUCTS, **{GUARD: _int("the Guards marker (option guards)")}),
                       f"{seats}: structures still to take from the Building Yard"),
-        "guards": _list(_nullable(dict(_PROV_I)), f"{seats}: province index of the Guards "
-                        "marker placed this round, or null"),
+        "guards": _list(_NULL_PROV, f"{seats}: the province where the Guards marker "
+                        "protects this round, or null"),
         "guard_spent": _list({"type": "boolean"}, f"{seats}: the Guards marker was used"),
         "bids": _d(_obj(**{b: _list(_nullable(dict(_NAT)), f"the {_PART} on each of its "
                                     f"spaces {list(SPACES[b])} (coins), or null if free",
                                     len(SPACES[b])) for b in BIDDABLE}),
                    "the bids placed this round, per building"),
         "bank": _list(_NAT, "the seats with a trader in the Bank this round"),
-        "blocker": _d(_nullable(dict(_NAT)), "gorge index (see `gorges`) blocked by the "
-                      "Gorge Blocker this round, or null"),
+        "blocker": _d({"type": ["string", "null"], "enum": [*GORGE_IDS, None]},
+                      "the gorge blocked by the Gorge Blocker this round, or null"),
         "presents": _list(_NAT, "per province: presents still lying there", NPROV),
         "gifts": _list(_NAT, f"{parts}: presents received so far (3 VP each at the end)"),
         "yard_left": _int("structures the actor still takes from the Building Yard now"),
-        "journey": _d(_nullable(_obj(at=_d(_PROV_I, "province index the trader is in"),
-                                     visited=_list(_PROV_I, "province indices entered on "
-                                                   "this journey, in order"))),
+        "journey": _d(_nullable(_obj(at=_d(_PROV, "the province the trader is in"),
+                                     visited=_list(_PROV, "the provinces it entered on this "
+                                                   "journey (and left from), in order"))),
                       "the actor's journey under way, or null"),
         "arrived": _list(_NAT, "per province: the actor's traders that ended a journey "
                          "there this turn (they travel no more)", NPROV),
         "passes_used": _int("Border Passes the actor has used this Build & Travel turn"),
-        "displace_at": _d(_nullable(dict(_PROV_I)), "province index where the actor may "
-                          "displace now, or null"),
+        "displace_at": _d(_NULL_PROV, "the province where the actor may displace now, "
+                          "or null"),
         "report": _d(_REPORT, "what happened automatically this round so far"),
         "previous": _d(_nullable(_REPORT),
                        "the previous round's report, or null in round 1"),
@@ -166,10 +167,8 @@ def _properties(spectator: bool) -> dict:
         "you": (_d({"type": "null"}, "null: this is the spectator's view") if spectator else
                 _int("the seat this view is for")),
         "provinces": _list(_PROV, "the province names, Yunnan first, up the Tea Horse Road; "
-                           "province indices count in this list", NPROV),
-        "gorges": _list({"type": "string", "enum": list(GORGE_IDS)}, "the gorge names "
-                        "(lower-higher province); gorge indices count in this list",
-                        len(GORGE_IDS)),
+                           "every count per province is a list in this order", NPROV),
+        "gorges": _list(_GORGE, "the gorge names (lower-higher province)", len(GORGE_IDS)),
         "duli_cards": _d(_nullable(_obj(
             draw_pile=_int("cards left face down (their order is hidden from everyone)"),
             discard=_list(_CARD, "cards of earlier rounds, sorted"),

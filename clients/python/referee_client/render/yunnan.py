@@ -81,8 +81,8 @@ class YunnanRenderer(Renderer):
         lines = ["The Tea Horse Road (income per trader/post, presents left):"]
         provinces = view["provinces"]
         horses = {}
-        for p, h in enumerate(view["horse"]):
-            horses.setdefault(h, []).append(f"P{p}")
+        for p, h in enumerate(view["horse"]):  # named (older views: an index)
+            horses.setdefault(h if isinstance(h, int) else provinces.index(h), []).append(f"P{p}")
         for i in reversed(range(len(provinces))):
             name = provinces[i]
             owner = view["teahouses"][i]
@@ -97,9 +97,9 @@ class YunnanRenderer(Renderer):
         gorges = []
         for g, gid in enumerate(view.get("gorges", [])):
             owners = [who(view, p) for p in range(_participants(view))
-                      if g in view["bridges"][p]]
+                      if gid in view["bridges"][p] or g in view["bridges"][p]]
             text = f"{gid}: {'bridges ' + ' '.join(owners) if owners else 'no bridge'}"
-            if view.get("blocker") == g:
+            if view.get("blocker") in (g, gid):
                 text += " [BLOCKED]"
             gorges.append(text)
         lines.append("  Gorges: " + "; ".join(gorges))
@@ -131,7 +131,7 @@ class YunnanRenderer(Renderer):
             lines.append(
                 f"  P{p}{you}: coins {view['coins'][p]}  VP {view['vp'][p]}"
                 + (f"  round income {income}" if income is not None else "")
-                + f"  horse {provinces[view['horse'][p]]}  passes {view['passes'][p]}"
+                + f"  horse {_place(provinces, view['horse'][p])}  passes {view['passes'][p]}"
                 f"  influence {view['influence'][p]}  presents {view['gifts'][p]}")
             stock = ", ".join(f"{title(k)} {n}" for k, n in view["stock"][p].items() if n)
             yard = ", ".join(f"{title(k)} {n}" for k, n in view["yard"][p].items() if n)
@@ -147,8 +147,8 @@ class YunnanRenderer(Renderer):
                          f"{cards.get('shown', [])}")
         if view.get("journey"):
             journey = view["journey"]
-            lines.append(f"  Under way: a trader in {provinces[journey['at']]} "
-                         f"(visited {', '.join(provinces[i] for i in journey['visited'])})")
+            lines.append(f"  Under way: a trader in {_place(provinces, journey['at'])} (visited "
+                         f"{', '.join(_place(provinces, i) for i in journey['visited'])})")
         if view["phase"] == "travel" and view.get("actor") is not None:
             lines.append(f"  This turn: {view['passes_used']} border passes used; arrived "
                          f"{compact(view['arrived'])}")
@@ -256,3 +256,8 @@ class YunnanRenderer(Renderer):
         if kind == "convert":
             return f"convert {move['points']} into victory points (the rest as coins)"
         return super().move(move)
+
+
+def _place(names: list, place) -> str:
+    """A province as the view gives it: by name (an index in views before rules_version 2)."""
+    return names[place] if isinstance(place, int) else place
