@@ -9,10 +9,6 @@ from __future__ import annotations
 from referee_client.render import register
 from referee_client.render.generic import Renderer, compact
 
-INCOME = {"yunnan": 4, "sichuan": 6, "kang": 8, "tibet": 10, "qinghai": 12}
-BUILDINGS = ("trading_school", "customs_office", "horse_trader", "traders_guild",
-             "building_yard", "temple")
-SPACES = {"temple": (2, 4, 6)}
 PHASES = {"bidding": "Bidding & Progress", "resolution": "Resolving the buildings",
           "travel": "Build & Travel", "convert": "End of round: convert income",
           "over": "game over"}
@@ -26,6 +22,17 @@ STEPS = {
     "displace": "may displace a trader where the journey ended",
     "convert": "converts round income into victory points",
 }
+
+
+def untag(node):
+    """A board table's plain value: `{"value", "status", "source"}` tags stripped."""
+    if isinstance(node, dict):
+        if "value" in node and "status" in node:
+            return untag(node["value"])
+        return {k: untag(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [untag(v) for v in node]
+    return node
 
 
 def title(name: str) -> str:
@@ -53,6 +60,18 @@ def _participants(view: dict) -> int:
 @register("yunnan")
 class YunnanRenderer(Renderer):
     """The Yunnan table as text: road, Pu'er, seats, this round's events."""
+
+    def __init__(self, game: dict | None = None):
+        super().__init__(game)
+        board = {name: untag(table.get("value"))
+                 for name, table in (self.game.get("board") or {}).items()}
+        self.income = board.get("province_income", {})
+        """Coins per trader per province, from GET /v1/games/yunnan (empty without it)."""
+        spaces = board.get("bid_spaces", {}).get("progress", [])
+        self.small = board.get("bid_spaces", {}).get("small", [])
+        self.spaces = {**{b: spaces for b in board.get("progress_buildings", [])},
+                       "temple": board.get("temple_spaces", [])}
+        """Each building's bid values; the Temple is listed last, as on the board."""
 
     def view(self, view: dict | None, seat: int | None = None) -> str:
         """The whole table as `seat` sees it."""
@@ -86,7 +105,8 @@ class YunnanRenderer(Renderer):
         for i in reversed(range(len(provinces))):
             name = provinces[i]
             owner = view["teahouses"][i]
-            head = (f"  {name:<8} {INCOME.get(name, '?'):>2}  presents {view['presents'][i]}"
+            head = (f"  {name:<8} {self.income.get(name, '?'):>2}  presents "
+                    f"{view['presents'][i]}"
                     f"  teahouse {who(view, owner) if owner is not None else '-'}")
             if i in horses:
                 head += f"  horses: {' '.join(horses[i])}"
@@ -106,10 +126,10 @@ class YunnanRenderer(Renderer):
         return lines
 
     def _pu_er(self, view: dict) -> list[str]:
-        lines = ["Pu'er (bids: space value = bidder; 5, 7 and the Temple are small spaces):"]
-        for building in BUILDINGS:
-            row = view["bids"].get(building, [])
-            spaces = SPACES.get(building, (5, 7, 9, 12, 15))
+        small = ", ".join(map(str, self.small)) or "the small ones"
+        lines = [f"Pu'er (bids: space value = bidder; {small} and the Temple are small spaces):"]
+        for building, row in view["bids"].items():
+            spaces = self.spaces.get(building) or [f"#{i + 1}" for i in range(len(row))]
             cells = [f"{value}={who(view, owner) if owner is not None else '.'}"
                      for value, owner in zip(spaces, row)]
             lines.append(f"  {title(building):<15} " + "  ".join(cells))
