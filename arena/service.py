@@ -42,9 +42,13 @@ class Arena(ServiceHooks):
     # -- matches --------------------------------------------------------------------------
 
     def create_match(self, game: str, seats: list, options=None, seed=None, limits=None,
-                     rated: bool = True, labels=None):
-        """A match with bot, builtin and remote seats; rated only if no seat is remote."""
-        limits = resolve_limits(limits)
+                     rated: bool = True, labels=None, seed_group: str | None = None):
+        """A match with bot, builtin and remote seats; rated only if no seat is remote.
+
+        A rated match's limits stay under the rated ceilings, and if the service aborts it,
+        it is replayed on its seed (`replay_on_abort`, see `finish`).
+        """
+        limits = resolve_limits(limits, rated=bool(rated))
         entrants = [self._entrant_of_kind(k) for k in seats]
         if rated and any(e.startswith("remote") for e in entrants):
             raise InvalidSeats("a rated match has bots and builtins only: pass rated=false "
@@ -53,11 +57,14 @@ class Arena(ServiceHooks):
             raise InvalidSeats("a rated match cannot seat one entrant twice: pass "
                                "rated=false for self-play")
         labels = {**(labels or {}), "arena": True, "rated": bool(rated)}
+        if rated:
+            labels["replay_on_abort"] = True
         name = self.service.games.get(game).spec.name
         if rated:
             labels["seq"] = self.leaderboards.next_seq(name)
         try:
-            return self.service.create(game, seats, options, seed, labels=labels, limits=limits)
+            return self.service.create(game, seats, options, seed, labels=labels, limits=limits,
+                                       seed_group=seed_group)
         except Exception:
             if rated:  # the number was issued: mark it skipped so the table does not wait
                 self.leaderboards.finished(name, labels["seq"], None)
@@ -118,12 +125,47 @@ class Arena(ServiceHooks):
         first = bool(self.redis.sadd(f"{self.prefix}:arena:ended", match_id))
         if first:
             self._send_end(meta, live)
+        replay = self._replay(meta) if live.status == MatchStatus.ABORTED and \
+            meta.labels.get("replay_on_abort") else None
         if meta.labels.get("rated"):
             record = result_record(meta, live, self.entrants_of(match_id))
+            if replay is not None:  # the replay's own result counts in its stead
+                record = {"skip": True, "replayed_by": replay}
             self.leaderboards.finished(meta.game, meta.labels["seq"], record)
         if meta.labels.get("tournament"):
-            self.tournaments.match_finished(meta.labels["tournament"], match_id)
+            if replay is not None:
+                self.tournaments.match_replayed(meta.labels["tournament"], match_id, replay)
+            else:
+                self.tournaments.match_finished(meta.labels["tournament"], match_id)
         return first
+
+    def _replay(self, meta) -> str | None:
+        """A rated match the service aborted is played again: a new match with the same
+        seats, options, seed, limits and labels, in the same seed group (the service reserved
+        its place when it aborted), linked both ways (`replay_of` label, `replayed_by` in the
+        aborted match's result). Once per match (a retried job finds the first replay); a
+        replay aborted in turn is replayed up to MAX_REPLAYS times, then stays unrated."""
+        claim = f"{self.prefix}:m:{meta.id}:replayed-by"
+        if not self.redis.set(claim, "", nx=True):
+            return self.redis.get(claim) or None
+        generation = int(meta.labels.get("replay", 0)) + 1
+        if generation > defaults.MAX_REPLAYS:
+            self.service.seeds.release(meta.seed_group, meta.id)
+            return None
+        keep = {k: v for k, v in meta.labels.items()
+                if k not in ("arena", "rated", "seq", "replay_on_abort")}
+        try:
+            created = self.create_match(
+                meta.game, [s["kind"] for s in meta.seats], meta.options, meta.seed,
+                meta.limits, rated=True, seed_group=meta.seed_group,
+                labels={**keep, "replay_of": meta.id, "replay": generation})
+        except Exception:  # a bot since disabled or deleted: the result stays unrated
+            log.exception("match %s: the replay could not be created", meta.id)
+            self.service.seeds.release(meta.seed_group, meta.id)
+            return None
+        self.redis.set(claim, created.meta.id)
+        self.service.link_replay(meta.id, created.meta.id)
+        return created.meta.id
 
     def _send_end(self, meta, live) -> None:
         game = self.service.games.get(meta.game)
