@@ -9,16 +9,18 @@ from tests.support.bots import BotServer, deterministic_choice
 
 
 class Gate:
-    """A bot behaviour that holds every move of seat `seat` until `open()` (so the match it
-    sits in stays running while the test looks), and plays deterministically otherwise."""
+    """A bot behaviour that holds every move of seat `seat` from version `from_version` on
+    until `open()` (so the match it sits in stays running while the test looks), and plays
+    deterministically otherwise."""
 
-    def __init__(self, seat: int, hold_s: float = 90.0):
-        self.seat, self.hold_s = seat, hold_s
+    def __init__(self, seat: int, hold_s: float = 90.0, from_version: int = 0):
+        self.seat, self.hold_s, self.from_version = seat, hold_s, from_version
         self.released = threading.Event()
         self.held: list[dict] = []   # the requests it is holding or held, in order
 
     def __call__(self, request: dict):
-        if request["seat"] == self.seat and not self.released.is_set():
+        if request["seat"] == self.seat and request["version"] >= self.from_version \
+                and not self.released.is_set():
             self.held.append(request)
             self.released.wait(self.hold_s)
         return 200, json.dumps({"move": deterministic_choice(request)}).encode()
