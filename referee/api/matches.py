@@ -44,8 +44,9 @@ class Matches(MethodView):
 
         One seat per entry of `seats`: `remote` (played by whoever holds that seat's token)
         or `builtin:random`. Returns the match id, the version and one secret bearer token per
-        remote seat (shown only here). Without a seed the service draws one, and keeps it
-        secret until the match ends.
+        remote seat (shown only here), and the seed's commitment (sha256 of seed and salt).
+        Without a seed the service draws one from a CSPRNG and keeps it (and the salt) secret
+        until the match ends; a seed you choose is committed too.
         """
         created = service().create(body["game"], body["seats"], body["options"], body["seed"])
         return created_body(created, seed_chosen=body["seed"] is not None)

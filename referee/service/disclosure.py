@@ -14,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from referee.core import engine
 from referee.service.seeds import FORMULA
+from referee.service.store import Live, MatchMeta, MatchStatus
 
 
 @dataclass(frozen=True)
@@ -49,3 +51,81 @@ def seed_record(meta, revealed: bool) -> dict:
             "group": meta.seed_group or None, "revealed": revealed,
             "seed": meta.seed if revealed else None,
             "salt": (meta.seed_salt or None) if revealed else None}
+
+
+class MatchReading:
+    """The reading half of the MatchService: a match as each caller may see it (mixed into
+    `MatchService`, whose store, games, states and hooks it uses)."""
+
+    def summary(self, meta: MatchMeta, live: Live, viewer: int | None) -> dict:
+        """The match as `viewer` (a seat, or None for a spectator) may see it."""
+        game = self.games.get(meta.game)
+        state = self.state(meta, live)
+        decisions = game.pending(state) if live.status == MatchStatus.ACTIVE else ()
+        return {
+            "id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
+            "players": meta.players, "options": meta.options, "status": live.status,
+            "version": live.version, "you": viewer,
+            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
+            "to_act": [{"seat": d.seat, "decision": d.kind, "sealed": d.sealed}
+                       for d in decisions],
+            "result": live.result, "labels": meta.labels,
+            "created_at": meta.created_at, "updated_at": live.updated_at,
+            "view": game.view(state, viewer),
+            "seed_commitment": seed_record(meta, self.seed_revealed(meta, live)),
+        }
+
+    def prompt(self, match_id: str, seat: int, wait: float = 0.0) -> dict:
+        """`seat`'s pending decision and legal moves; waits up to `wait` s for a change."""
+        meta, live = self.load(match_id)
+        if wait > 0 and live.status == MatchStatus.ACTIVE and seat not in live.pending:
+            live = self.store.wait_for_change(match_id, live.version, wait) or live
+        game = self.games.get(meta.game)
+        state = self.state(meta, live)
+        decision = engine.decision_for(game, state, seat) if live.status == MatchStatus.ACTIVE else None
+        return {
+            "match": meta.id, "game": meta.game, "seat": seat, "version": live.version,
+            "status": live.status, "must_act": decision is not None,
+            "decision": decision.to_dict() if decision else None,
+            "legal_moves": game.legal_moves(state, seat) if decision else [],
+            "view": game.view(state, seat), "result": live.result,
+        }
+
+    def log(self, match_id: str, viewer: int | None, caller: Caller | None = None) -> dict:
+        """The match record; while it runs, others' hidden moves and failure details are
+        withheld, and the seed until its whole seed group is over (disclosure.py)."""
+        meta, live = self.load(match_id)
+        game = self.games.get(meta.game)
+        finished = live.status != MatchStatus.ACTIVE
+        caller = caller or Caller(seat=viewer)
+        seats = {} if finished else {s: self.may_see_seat(meta, s, caller)
+                                     for s in range(meta.players)}
+        entries = [e if finished else redact_entry(game, e, viewer, seats.get(e["seat"], False))
+                   for e in self.store.log(match_id)]
+        revealed = self.seed_revealed(meta, live)
+        return {
+            "match": meta.id, "game": meta.game, "rules_version": meta.rules_version,
+            "players": meta.players, "options": meta.options,
+            "seed": meta.seed if revealed else None,
+            "seed_commitment": seed_record(meta, revealed),
+            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
+            "labels": meta.labels, "limits": meta.limits, "created_at": meta.created_at,
+            "status": live.status, "version": live.version, "moves": entries,
+            "result": live.result,
+        }
+
+    def seed_revealed(self, meta: MatchMeta, live: Live) -> bool:
+        """Whether the seed may be shown: the match and every match sharing its seed ended
+        (a match stored before seed groups: once it ended)."""
+        if live.status == MatchStatus.ACTIVE:
+            return False
+        return not meta.seed_group or self.seeds.group_over(meta.seed_group)
+
+    def may_see_seat(self, meta: MatchMeta, seat: int, caller: Caller) -> bool:
+        """Whether `caller` may see seat `seat`'s private details (its failure records) while
+        the match runs: the holder of that seat's token, or whom a plug-in's `may_see_seat`
+        hook admits (e.g. the owner of the bot in that seat)."""
+        if caller.seat is not None and caller.seat == seat:
+            return True
+        return any(getattr(hook, "may_see_seat", None) and hook.may_see_seat(meta, seat, caller)
+                   for hook in self._hooks)
