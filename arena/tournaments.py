@@ -127,7 +127,13 @@ class Tournaments:
             self.seeds.open_group(_group(tour["id"], seed_index),
                                   sum(1 for p in plan if p["seed_index"] == seed_index))
         for index, item in enumerate(plan):
-            self._create_match(tour, index, item)
+            try:
+                self._create_match(tour, index, item)
+            except Exception:  # the rest will not be played: their seeds' groups may close
+                for later, missing in enumerate(plan[index:], start=index):
+                    self.seeds.release(_group(tour["id"], missing["seed_index"]),
+                                       f"unplayed:{later}")
+                raise
 
     def _table_seeds(self, tour: dict) -> list[int]:
         """The K seeds every table is played on: from the creator's seed if one was given,

@@ -236,6 +236,8 @@ class MatchService(MatchReading):
         for _ in range(defaults.COMMIT_ATTEMPTS):
             live = self.store.live(match_id)
             if live.status != MatchStatus.ACTIVE:
+                if reserved:  # it ended by itself meanwhile: no replay will come
+                    self.seeds.release(meta.seed_group, meta.id)
                 raise MatchOver(f"match {match_id} is already {live.status}")
             if meta.labels.get("replay_on_abort") and meta.seed_group and not reserved:
                 self.seeds.reserve(meta.seed_group)
@@ -249,6 +251,8 @@ class MatchService(MatchReading):
                     hook.after_commit(meta, live, new_live)
                     hook.on_finish(meta, new_live)
                 return new_live
+        if reserved:
+            self.seeds.release(meta.seed_group, meta.id)
         raise MatchBusy(f"match {match_id} is too busy to abort; try again")
 
     def link_replay(self, match_id: str, replay_id: str) -> None:
