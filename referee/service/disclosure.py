@@ -7,6 +7,12 @@
   once the match is over.
 - The seed and its salt are shown once the match and every match sharing its seed are over
   (referee/service/seeds.py); the commitment is shown from creation.
+- Matches that share a seed (a duplicate-format round robin's rotations) deal the same cards
+  and draw the same chance: whatever one of them shows (its spectator view, its moves, a
+  finished one's full record) tells the future, or the hidden cards, of a twin still running,
+  to a spectator and to a bot in that twin alike. So while any member of a shared seed group
+  runs, every member shows others no view and no moves (only seats, versions, status, results)
+  and failure codes only, as if it were running; all of it appears when the group is over.
 """
 
 from __future__ import annotations
@@ -33,13 +39,14 @@ def public_failure(failure: dict) -> dict:
     return {"code": failure.get("code")}
 
 
-def redact_entry(game, entry: dict, viewer: int | None, may_see_failure: bool) -> dict:
-    """A log entry as `viewer` may see it while the match runs."""
+def redact_entry(game, entry: dict, viewer: int | None, may_see_failure: bool,
+                 twins: bool = False) -> dict:
+    """A log entry as `viewer` may see it while the match (`twins`: its seed group) runs."""
     if "failure" in entry and not may_see_failure:
         entry = {**entry, "failure": public_failure(entry["failure"])}
     if entry["seat"] == viewer:
         return entry
-    if entry.get("sealed"):
+    if entry.get("sealed") or twins:
         return {**entry, "move": None, "hidden": True}
     shown = game.redact_move(entry["move"], entry["seat"], viewer)
     return {**entry, "move": shown, "hidden": True} if shown is None else {**entry, "move": shown}
@@ -62,6 +69,7 @@ class MatchReading:
         game = self.games.get(meta.game)
         state = self.state(meta, live)
         decisions = game.pending(state) if live.status == MatchStatus.ACTIVE else ()
+        twins = self.twins_running(meta)
         return {
             "id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
             "players": meta.players, "options": meta.options, "status": live.status,
@@ -69,9 +77,10 @@ class MatchReading:
             "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
             "to_act": [{"seat": d.seat, "decision": d.kind, "sealed": d.sealed}
                        for d in decisions],
-            "result": live.result, "labels": meta.labels,
+            "result": self._result_for(meta, live, Caller(seat=viewer), twins),
+            "labels": meta.labels,
             "created_at": meta.created_at, "updated_at": live.updated_at,
-            "view": game.view(state, viewer),
+            "view": None if viewer is None and twins else game.view(state, viewer),
             "seed_commitment": seed_record(meta, self.seed_revealed(meta, live)),
         }
 
@@ -96,11 +105,13 @@ class MatchReading:
         withheld, and the seed until its whole seed group is over (disclosure.py)."""
         meta, live = self.load(match_id)
         game = self.games.get(meta.game)
-        finished = live.status != MatchStatus.ACTIVE
+        twins = self.twins_running(meta)
+        finished = live.status != MatchStatus.ACTIVE and not twins
         caller = caller or Caller(seat=viewer)
         seats = {} if finished else {s: self.may_see_seat(meta, s, caller)
                                      for s in range(meta.players)}
-        entries = [e if finished else redact_entry(game, e, viewer, seats.get(e["seat"], False))
+        entries = [e if finished else
+                   redact_entry(game, e, viewer, seats.get(e["seat"], False), twins)
                    for e in self.store.log(match_id)]
         revealed = self.seed_revealed(meta, live)
         return {
@@ -111,8 +122,17 @@ class MatchReading:
             "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
             "labels": meta.labels, "limits": meta.limits, "created_at": meta.created_at,
             "status": live.status, "version": live.version, "moves": entries,
-            "result": live.result,
+            "result": self._result_for(meta, live, caller, twins),
         }
+
+    def _result_for(self, meta: MatchMeta, live: Live, caller: Caller, twins: bool):
+        """The result; while twins run, its failure records show others their code only."""
+        result = live.result
+        if not twins or not result or not result.get("failures"):
+            return result
+        failures = {seat: failure if self.may_see_seat(meta, int(seat), caller) else
+                    public_failure(failure) for seat, failure in result["failures"].items()}
+        return {**result, "failures": failures}
 
     def seed_revealed(self, meta: MatchMeta, live: Live) -> bool:
         """Whether the seed may be shown: the match and every match sharing its seed ended
@@ -120,6 +140,10 @@ class MatchReading:
         if live.status == MatchStatus.ACTIVE:
             return False
         return not meta.seed_group or self.seeds.group_over(meta.seed_group)
+
+    def twins_running(self, meta: MatchMeta) -> bool:
+        """Whether the match shares its seed with others and not all of them are over."""
+        return bool(meta.seed_group) and self.seeds.shared_and_open(meta.seed_group)
 
     def may_see_seat(self, meta: MatchMeta, seat: int, caller: Caller) -> bool:
         """Whether `caller` may see seat `seat`'s private details (its failure records) while

@@ -159,7 +159,9 @@ class MatchSchema(_Open):
     labels = fields.Dict()
     created_at = fields.Float()
     updated_at = fields.Float()
-    view = fields.Dict()
+    view = fields.Dict(allow_none=True, metadata={
+        "description": "null for others while the match shares its seed with a match that "
+                       "still runs (a tournament's rotations)"})
     seed_commitment = fields.Nested(lambda: SeedCommitmentSchema())
 
 

@@ -108,6 +108,11 @@ class SeedBook:
         """A member of the group ended (over or aborted)."""
         self.redis.sadd(self._key(group, "done"), match_id)
 
+    def shared_and_open(self, group: str) -> bool:
+        """Whether the group has several members and some have not ended."""
+        size = int(self.redis.get(self._key(group, "size")) or 1)
+        return size > 1 and self.redis.scard(self._key(group, "done")) < size
+
     def group_over(self, group: str) -> bool:
         """Whether every member of the group has ended."""
         size = int(self.redis.get(self._key(group, "size")) or 1)
