@@ -144,8 +144,9 @@ class Log(MethodView):
         that seat's own moves), and failure records show only their code except to whoever
         may see that seat's details (its token holder, a bot's owner). The seed and its salt
         are withheld until this match and every match sharing its seed are over; its
-        commitment is shown from the start (`seed_commitment`). `format=jsonl` gives JSON Lines: a `match` line,
-        one `move` line per move, and a `result` line once the match is over.
+        commitment is shown from the start (`seed_commitment`). While a match sharing its
+        seed runs, no move is shown to others. `format=jsonl` gives JSON Lines: a `match`
+        line, one `move` line per move, and a `result` line once the match is over.
         """
         svc = service()
         meta, _ = svc.load(match_id)

@@ -3,8 +3,6 @@ the fix), the replay of an aborted rated match, and the seat-details hook."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from referee.core.rng import MAX_SEED, Rng
@@ -202,9 +200,15 @@ def test_rated_matches_keep_their_limits_under_the_ceilings(client):
 
 
 def test_the_commitment_formula_is_the_documented_one():
-    """sha256 of the decimal seed, a colon and the salt: anyone can recompute it."""
+    """sha256 of the decimal seed, a colon and the salt: anyone can recompute it, and a wrong
+    seed or salt does not verify."""
     import hashlib
 
-    assert commitment(12345, "ab" * 16) == hashlib.sha256(
-        ("12345:" + "ab" * 16).encode()).hexdigest()
-    assert json.dumps(commitment(0, "00")) != json.dumps(commitment(1, "00"))
+    from referee.service.seeds import FORMULA, new_salt, verify
+
+    salt = new_salt()
+    assert len(salt) == 32 and int(salt, 16) >= 0
+    published = hashlib.sha256(f"12345:{salt}".encode("ascii")).hexdigest()
+    assert commitment(12345, salt) == published and verify(published, 12345, salt)
+    assert not verify(published, 12346, salt) and not verify(published, 12345, new_salt())
+    assert FORMULA == 'sha256(f"{seed}:{salt}".encode("ascii")).hexdigest()'
