@@ -122,9 +122,7 @@ class Arena(ServiceHooks):
         """Everything that follows a match's end: /end and health figures once; the
         leaderboard and tournament steps are idempotent, so a retried job completes them."""
         meta, live = self.service.load(match_id)
-        first = bool(self.redis.sadd(f"{self.prefix}:arena:ended", match_id))
-        if first:
-            self._send_end(meta, live)
+        first = self._end_group(meta, live)
         replay = self._replay(meta) if live.status == MatchStatus.ABORTED and \
             meta.labels.get("replay_on_abort") else None
         if meta.labels.get("rated"):
@@ -166,6 +164,22 @@ class Arena(ServiceHooks):
         self.redis.set(claim, created.meta.id)
         self.service.link_replay(meta.id, created.meta.id)
         return created.meta.id
+
+    def _end_group(self, meta, live) -> bool:
+        """Send /end (and count health figures) once per match; for a match that shares its
+        seed, only when the whole group is over: a finished twin's final view would show a
+        bot, sitting in a twin still running, the cards it may not see there. Whether this
+        match's /end went out now."""
+        if self.service.twins_running(meta):
+            return False
+        members = [meta.id] + sorted(m for m in self.service.seeds.members(meta.seed_group)
+                                     if m != meta.id) if meta.seed_group else [meta.id]
+        sent = False
+        for member in members:
+            if self.redis.sadd(f"{self.prefix}:arena:ended", member):
+                self._send_end(*self.service.load(member))
+                sent = sent or member == meta.id
+        return sent
 
     def _send_end(self, meta, live) -> None:
         game = self.service.games.get(meta.game)

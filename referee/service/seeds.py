@@ -113,6 +113,11 @@ class SeedBook:
         size = int(self.redis.get(self._key(group, "size")) or 1)
         return size > 1 and self.redis.scard(self._key(group, "done")) < size
 
+    def members(self, group: str) -> list[str]:
+        """The matches of the group that have ended (released reservations left out)."""
+        return [m for m in self.redis.smembers(self._key(group, "done"))
+                if not m.startswith("released:")]
+
     def group_over(self, group: str) -> bool:
         """Whether every member of the group has ended."""
         size = int(self.redis.get(self._key(group, "size")) or 1)

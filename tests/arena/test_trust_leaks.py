@@ -92,6 +92,8 @@ def test_a_running_tournament_leaks_no_seed_and_no_failure_detail(client, app, s
                 if entry.get("failure", {}).get("error"):
                     details.add(entry["failure"]["error"]["message"])
         assert len(details) > len(tour["matches"]), "no failure detail to look for"
+        # nor does a bot get a finished twin's final view (/end) while a twin runs
+        assert not any(path == "/end" for bot in bots for path in bot.paths())
         for match_id in tour["matches"]:  # no view, no move of any twin
             assert client.get(f"/v1/matches/{match_id}").json["view"] is None
             assert all(e["move"] is None and e["hidden"] for e in
@@ -127,3 +129,5 @@ def test_a_running_tournament_leaks_no_seed_and_no_failure_detail(client, app, s
         assert record["revealed"] and record["seed"] == meta.seed
         assert commitment(record["seed"], record["salt"]) == published[match_id]
     assert client.get(f"/v1/tournaments/{tour['id']}").json["seed"] is None  # none was given
+    wait_until(lambda: all(bot.paths().count("/end") == len(tour["matches"]) for bot in bots),
+               timeout=30)
