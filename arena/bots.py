@@ -8,7 +8,6 @@ message about its illegal move) is its owner's only: it is kept apart, under
 
 from __future__ import annotations
 
-import hmac
 import json
 import secrets
 import time
@@ -17,11 +16,10 @@ from arena import botclient
 from arena.botclient import Reply
 from arena.botslots import CallSlots, max_calls_setting
 from arena.botstanding import Standing, disable_after_setting
-from arena.errors import BotNotFound, BotRejected
+from arena.errors import BotNotFound, BotRejected, BotUrlTaken
 from arena.netguard import AddressPolicy, InvalidBotUrl, Target, UrlRefused, check_address, \
     policy_for, resolve, split_url
 from arena.protocol import API_VERSION
-from referee.service.errors import InvalidToken, MissingToken
 
 HEALTH_TIMEOUT_S = 5.0
 LATENCY_SAMPLES = 1000
@@ -58,14 +56,18 @@ class BotRegistry:
         return f"{self.prefix}:bot:{bot_id}{':' + part if part else ''}"
 
     def register(self, name: str | None, url: str, games: list, owner: str | None,
-                 known_games) -> dict:
-        """Resolve and check the address, health-check `GET /`, and store the bot with the
-        address pinned; returns it with its secret. Raises UrlRefused, BotRejected."""
+                 known_games, open_: bool = False, once: bool = True) -> dict:
+        """Resolve and check the address, health-check `GET /`, and store the bot (belonging
+        to the account `owner`) with the address pinned; returns it with its secret. A URL is
+        registered once (`once=False`: the offline commands and benchmarks, which seat one
+        URL as several entrants, skip that). Raises UrlRefused, BotRejected, BotUrlTaken."""
         try:
-            split_url(url)
+            canonical = "%s://%s:%d%s" % split_url(url)
         except InvalidBotUrl as err:
             raise BotRejected(str(err), reason="url") from err
         url = url.rstrip("/")
+        if once:
+            self._refuse_taken(canonical)
         target = resolve(url, self.policy)
         info = health_check(target)
         claimed = info.get("games")
@@ -82,11 +84,34 @@ class BotRegistry:
                "author": str(info.get("author", ""))[:200], "info": _described(info),
                "registered_at": time.time(),
                "secret": "bs_" + secrets.token_urlsafe(32)}  # never starts with "-"
+        # claimed atomically: of two registrations of one URL racing, one gets 409
+        if once and not self.redis.hsetnx(f"{self.prefix}:bot-urls", canonical, bot["id"]):
+            self._refuse_taken(canonical)
         pipe = self.redis.pipeline()
         pipe.set(self._key(bot["id"]), json.dumps(bot))
         pipe.zadd(f"{self.prefix}:bots", {bot["id"]: bot["registered_at"]})
+        if open_:
+            pipe.set(self._key(bot["id"], "open"), "1")
         pipe.execute()
         return bot
+
+    def _refuse_taken(self, canonical: str) -> None:
+        taken = self.redis.hget(f"{self.prefix}:bot-urls", canonical)
+        if taken:
+            raise BotUrlTaken(f"a bot with that URL is registered already ({taken}); its owner "
+                              f"can change it, nobody registers it twice", bot=str(taken))
+
+    def is_open(self, bot_id: str) -> bool:
+        """Whether the bot's owner lets other accounts seat it (open to challenges)."""
+        return bool(self.redis.exists(self._key(bot_id, "open")))
+
+    def set_open(self, bot_id: str, open_: bool) -> None:
+        """The owner's setting: may other accounts seat this bot? (Kept apart from the record,
+        which processes cache.)"""
+        if open_:
+            self.redis.set(self._key(bot_id, "open"), "1")
+        else:
+            self.redis.delete(self._key(bot_id, "open"))
 
     def add(self, bot: dict) -> None:
         """Store a bot record as is (used by offline runs with ad-hoc URLs)."""
@@ -112,7 +137,7 @@ class BotRegistry:
         """The bot as others may see it: no secret, no pinned address, its health figures."""
         hidden = ("secret", "addresses")
         return {k: v for k, v in bot.items() if k not in hidden} | \
-            {"health": self.health(bot["id"])}
+            {"open": self.is_open(bot["id"]), "health": self.health(bot["id"])}
 
     def private(self, bot_id: str) -> dict:
         """The owner's view of the last failure: everything the bot sent with it (its first
@@ -193,16 +218,17 @@ class BotRegistry:
         self.redis.hincrby(self._key(bot_id, "stats"), "matches", 1)
         self.standing.match_ended(bot_id, forfeit)
 
-    def enable(self, bot_id: str, secret: str | None) -> dict:
-        """Re-enable a disabled bot; `secret` must be the bot's own (until accounts exist,
-        its signing secret is what proves ownership). Raises BotNotFound, MissingToken,
-        InvalidToken."""
+    def enable(self, bot_id: str) -> dict:
+        """Re-enable a disabled bot (its owner or an organiser decided, at the route).
+        Raises BotNotFound."""
         bot = self.get(bot_id)
-        if not secret:
-            raise MissingToken("re-enabling a bot needs 'Authorization: Bearer <bot secret>'")
-        if not hmac.compare_digest(secret.encode(), bot["secret"].encode()):
-            raise InvalidToken("that is not this bot's secret")
         self.standing.enable(bot_id)
+        return bot
+
+    def disable(self, bot_id: str, reason: str) -> dict:
+        """Disable a bot by an organiser's decision. Raises BotNotFound."""
+        bot = self.get(bot_id)
+        self.standing.disable(bot_id, reason)
         return bot
 
     def health(self, bot_id: str) -> dict:

@@ -24,7 +24,8 @@ def seat_for(arena: Arena, game: str, entry: str) -> str:
     """A seat kind for a command-line entry: a bot URL (registered now) or builtin:<name>."""
     if entry.startswith("builtin:"):
         return entry
-    bot = arena.bots.register(None, entry, [game], "offline", arena.service.games.names())
+    bot = arena.bots.register(None, entry, [game], "offline", arena.service.games.names(),
+                              once=False)  # issue 11: one URL may be several entrants
     return f"bot:{bot['id']}"
 
 

@@ -16,6 +16,7 @@ from arena.limits import resolve as resolve_limits
 from arena.tournaments import Tournaments
 from referee.core.bots import BUILTIN_BOTS
 from referee.service import defaults
+from referee.service.access import seat_owners, several_seats_one_account
 from referee.service.drivers import REMOTE, split_kind
 from referee.service.errors import InvalidSeats
 from referee.service.plugins import ServiceHooks
@@ -43,7 +44,8 @@ class Arena(ServiceHooks):
 
     def create_match(self, game: str, seats: list, options=None, seed=None, limits=None,
                      rated: bool = True, labels=None):
-        """A match with bot, builtin and remote seats; rated only if no seat is remote."""
+        """A match with bot, builtin and remote seats; rated only if no seat is remote and no
+        account fills several seats (that match is played unrated, and says why)."""
         limits = resolve_limits(limits)
         entrants = [self._entrant_of_kind(k) for k in seats]
         if rated and any(e.startswith("remote") for e in entrants):
@@ -52,7 +54,11 @@ class Arena(ServiceHooks):
         if rated and len(set(entrants)) != len(entrants):
             raise InvalidSeats("a rated match cannot seat one entrant twice: pass "
                                "rated=false for self-play")
-        labels = {**(labels or {}), "arena": True, "rated": bool(rated)}
+        labels = dict(labels or {})
+        if rated and several_seats_one_account(seat_owners(self.service.drivers, seats)):
+            # one account's bots could feed each other wins (issue 11, attack 3)
+            rated, labels["unrated"] = False, "one account fills several seats"
+        labels = {**labels, "arena": True, "rated": bool(rated)}
         name = self.service.games.get(game).spec.name
         if rated:
             labels["seq"] = self.leaderboards.next_seq(name)

@@ -80,7 +80,8 @@ class Tournaments:
                 "seed": seed, "options": spec.get("options") or {},
                 "limits": resolve_limits(spec.get("limits")), "rated": spec["rated"],
                 "concurrency": spec["concurrency"], "max_matches": spec["max_matches"],
-                "created_at": time.time(), "status": "running", "planned": 0}
+                "created_at": time.time(), "status": "running", "planned": 0,
+                "owner": spec.get("owner") or ""}  # issue 11: the creating account
         game.check_setup(players, game.spec.resolve_options(tour["options"]))
         self.redis.set(self._key(tour["id"]), json.dumps(tour))
         self.redis.zadd(f"{self.prefix}:tours", {tour["id"]: tour["created_at"]})
@@ -175,6 +176,10 @@ class Tournaments:
         if tour["status"] == "running":
             self._update(tid, status="stopped", finished_at=time.time())
         return self.get(tid)
+
+    def owner_of(self, tid: str) -> str:
+        """The account that created the tournament (issue 11: it, or an organiser, stops it)."""
+        return self._load(tid).get("owner") or ""
 
     def match_ids(self, tid: str) -> list[str]:
         """The tournament's matches, in creation order."""
