@@ -115,8 +115,9 @@ def matches_per_second(game: str, players: int, matches: int, workers: int, redi
     seats = ["builtin:random"] * players
     if use_http:
         url = start_bot()
-        seats = [f"bot:{arena.bots.register(f'w{i}', url, [game], 'bench', [game],
-                                            once=False)['id']}" for i in range(players)]
+        ids = [arena.bots.register(f"w{i}", url, [game], "bench", [game], once=False)["id"]
+               for i in range(players)]
+        seats = [f"bot:{bot_id}" for bot_id in ids]
     env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue}
     referee = os.path.join(os.path.dirname(sys.executable), "referee")
     procs = [subprocess.Popen([referee, "worker"], env=env, stdout=subprocess.DEVNULL,
