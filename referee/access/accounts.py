@@ -66,6 +66,22 @@ class Accounts:
         raw = self.redis.get(self._key(account_id))
         return public(json.loads(raw)) if raw else self.create(name, role, account_id)[0]
 
+    def install(self, account_id: str, name: str, role: str, key: str) -> dict:
+        """The account `account_id` with `key` as its key (a key made elsewhere: the
+        deployment's REFEREE_ORGANISER_KEY); a previous key of it stops working."""
+        raw = self.redis.get(self._key(account_id))
+        account = json.loads(raw) if raw else {"id": account_id, "created_at": time.time()}
+        old = account.get("key_hash")
+        account.update(name=name, role=role, key_hash=key_hash(key))
+        pipe = self.redis.pipeline()
+        if old and old != account["key_hash"]:
+            pipe.delete(self._by_hash(old))
+        pipe.set(self._key(account_id), json.dumps(account))
+        pipe.set(self._by_hash(account["key_hash"]), account_id)
+        pipe.zadd(f"{self.prefix}:accts", {account_id: account["created_at"]})
+        pipe.execute()
+        return public(account)
+
     def get(self, account_id: str) -> dict:
         """An account's public record; raises AccountNotFound."""
         raw = self.redis.get(self._key(account_id)) if isinstance(account_id, str) else None

@@ -65,8 +65,13 @@ def run(move_fn, *, name: str, games=(), author: str = "", version: str = "",
     print(f"{args.name} serving {url} (bot protocol v1)", flush=True)
     if args.register:
         record = register_or_exit(server, args.register, args.owner, url, args.register_wait)
-        print(f"registered bot {record['id']} with {args.register} for "
-              f"{','.join(record['games'])}; secret kept in {server.secret_file}", flush=True)
+        if record.get("already"):
+            print(f"already registered as bot {record['id']} with {args.register}; verifying "
+                  f"with the secret in {server.secret_file}", flush=True)
+        else:
+            print(f"registered bot {record['id']} with {args.register} for "
+                  f"{','.join(record['games'])}; secret kept in {server.secret_file}",
+                  flush=True)
     elif server.secret is not None and not (args.secret or os.environ.get(SECRET_ENV)):
         print(f"verifying requests with the secret in {server.secret_file}", flush=True)
     elif server.secret is None:
@@ -95,6 +100,10 @@ def register_or_exit(server, service_url: str, owner, url: str, wait: float) -> 
             time.sleep(pause)
             pause = min(pause * 2, LONGEST_RETRY_SECONDS)
         except RefereeError as err:
+            if err.code == "bot.url_taken" and server.secret is not None:
+                # a restart at the same URL: the service keeps the bot and its secret (a URL
+                # is registered once), and the secret file still holds that secret
+                return {"id": err.details.get("bot", "?"), "already": True}
             _stop_and_exit(server, EXIT_FAILED, _refused(service_url, err))
         except (ValueError, requests.RequestException) as err:  # an answer that is not ours
             _stop_and_exit(server, EXIT_FAILED,
