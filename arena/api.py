@@ -165,7 +165,7 @@ class ArenaMatches(MethodView):
     @arena_blp.arguments(ArenaMatchCreateSchema)
     @arena_blp.response(201, MatchCreatedSchema)
     @arena_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
-    @arena_blp.alt_response(403, schema=ProblemSchema, description="seat.not_open; "
+    @arena_blp.alt_response(403, schema=ProblemSchema, description="seats.not_open; "
                             "auth.organiser_only (a player asked for a rated match)")
     @arena_blp.alt_response(422, schema=ProblemSchema)
     @arena_blp.alt_response(409, schema=ProblemSchema, description="bot.disabled")
@@ -192,7 +192,7 @@ class Tournaments(MethodView):
     @tours_blp.arguments(TournamentCreateSchema)
     @tours_blp.response(201, TournamentSchema)
     @tours_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
-    @tours_blp.alt_response(403, schema=ProblemSchema, description="seat.not_open; "
+    @tours_blp.alt_response(403, schema=ProblemSchema, description="seats.not_open; "
                             "auth.organiser_only (a player asked for a rated event)")
     @tours_blp.alt_response(422, schema=ProblemSchema, description="tournament.invalid")
     def post(self, body):

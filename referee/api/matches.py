@@ -36,7 +36,7 @@ class Matches(MethodView):
     @blp.arguments(MatchCreateSchema)
     @blp.response(201, MatchCreatedSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="auth.key_missing, auth.key_invalid")
-    @blp.alt_response(403, schema=ProblemSchema, description="seat.not_open")
+    @blp.alt_response(403, schema=ProblemSchema, description="seats.not_open")
     @blp.alt_response(404, schema=ProblemSchema, description="game.unknown")
     @blp.alt_response(422, schema=ProblemSchema,
                       description="options.invalid, players.invalid, seats.invalid")

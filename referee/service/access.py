@@ -100,7 +100,7 @@ class Forbidden(RefereeError):
 class SeatNotOpen(RefereeError):
     """Seating another account's bot that its owner has not opened to challenges."""
 
-    code = "seat.not_open"
+    code = "seats.not_open"
     status = 403
 
 
@@ -117,7 +117,7 @@ PROBLEMS = {
     "auth.key_invalid": "The bearer token is not the key of any account (or was rotated).",
     "auth.organiser_only": "Only an organiser may do this (rated events, creating accounts).",
     "account.not_found": "No account with that id.",
-    "seat.not_open": "The seat's player (a bot) belongs to another account and its owner has "
+    "seats.not_open": "The seat's player (a bot) belongs to another account and its owner has "
                      "not opened it to challenges (`open: true`).",
 }
 """The access codes in the /v1/problems catalogue (auth.forbidden is a generic code)."""
