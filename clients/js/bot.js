@@ -154,8 +154,15 @@ async function main() {
       const record = await register(bot, args.register, { url, games, owner: args.owner });
       console.log(`registered bot ${record.id} with ${args.register} for ${record.games.join(',')}`);
     } catch (err) {
-      console.error(`registration refused: ${err.message}`);
-      process.exit(1);
+      if (err.code === 'bot.url_taken' && bot.secret.get()) {
+        // a restart at the same URL: the service keeps the bot and its secret (a URL is
+        // registered once), and the secret file still holds that secret
+        const id = (err.problem.details || {}).bot || '?';
+        console.log(`already registered as bot ${id} with ${args.register}; verifying with the kept secret`);
+      } else {
+        console.error(`registration refused: ${err.message}`);
+        process.exit(1);
+      }
     }
   } else if (!bot.secret.get()) {
     console.log('no secret yet: requests are not verified until it is set '
