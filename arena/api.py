@@ -9,7 +9,8 @@ from flask_smorest import Blueprint
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.schemas import (ArenaMatchCreateSchema, BotCreatedSchema, BotCreateSchema,
-                           BotDisableSchema, BotListSchema, BotSchema, BotUpdateSchema,
+                           BotDisableSchema, BotListSchema, BotSchema, BotSecretSchema,
+                           BotUpdateSchema,
                            LeaderboardSchema, TournamentCreateSchema, TournamentListSchema,
                            TournamentSchema)
 from arena.tournaments import entrant_seat
@@ -123,6 +124,38 @@ class BotDetail(MethodView):
         if body.get("open") is not None:
             bots.set_open(bot_id, body["open"])
         return bots.public(bots.get(bot_id))
+
+
+    @requires(PLAYER)
+    @bots_blp.response(204)
+    @bots_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.forbidden")
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    def delete(self, bot_id):
+        """Delete a bot (its owner, or an organiser)
+
+        It leaves the list, its URL may be registered again, new matches with it are refused;
+        matches it played keep naming it.
+        """
+        bots = arena().bots
+        check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}")
+        bots.retire(bot_id)
+
+
+@bots_blp.route("/<bot_id>/secret")
+class BotSecret(MethodView):
+    @requires(PLAYER)
+    @bots_blp.response(201, BotSecretSchema)
+    @bots_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.forbidden")
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    def post(self, bot_id):
+        """Re-key a bot (its owner): a new signing secret, shown only here; the old one stops
+        at once"""
+        bots = arena().bots
+        check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}",
+                    organiser_may=False)
+        return {"id": bot_id, "secret": bots.rekey(bot_id)}
 
 
 @bots_blp.route("/<bot_id>/enable")

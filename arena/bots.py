@@ -101,6 +101,32 @@ class BotRegistry:
             raise BotUrlTaken(f"a bot with that URL is registered already ({taken}); its owner "
                               f"can change it, nobody registers it twice", bot=str(taken))
 
+    def secret_of(self, bot: dict) -> str | None:
+        """The secret our requests to the bot are signed with: the latest re-key's, read from
+        the store every time (records are cached per process, a re-key must reach every
+        worker at once), else the one it was registered with."""
+        return self.redis.get(self._key(bot["id"], "secret")) or bot.get("secret")
+
+    def rekey(self, bot_id: str) -> str:
+        """A new signing secret for the bot (its owner asked); the old one stops at once."""
+        self.get(bot_id)
+        secret = "bs_" + secrets.token_urlsafe(32)
+        self.redis.set(self._key(bot_id, "secret"), secret)
+        return secret
+
+    def retire(self, bot_id: str) -> None:
+        """Delete a bot for its owner: off the list, its URL free to register again, refused
+        for new matches; its record stays for the logs of matches it played."""
+        bot = self.get(bot_id)
+        scheme, host, port, path = split_url(bot["url"])
+        canonical = "%s://%s:%d%s" % (scheme, host, port, path)
+        pipe = self.redis.pipeline()
+        pipe.zrem(f"{self.prefix}:bots", bot_id)
+        if self.redis.hget(f"{self.prefix}:bot-urls", canonical) == bot_id:
+            pipe.hdel(f"{self.prefix}:bot-urls", canonical)
+        pipe.execute()
+        self.standing.disable(bot_id, "deleted by its owner")
+
     def is_open(self, bot_id: str) -> bool:
         """Whether the bot's owner lets other accounts seat it (open to challenges)."""
         return bool(self.redis.exists(self._key(bot_id, "open")))
@@ -173,7 +199,8 @@ class BotRegistry:
                          latency_ms=(time.monotonic() - start) * 1000)
         try:
             waited = time.monotonic() - start
-            reply = botclient.call(target, path, payload, bot.get("secret"), timeout_s - waited)
+            reply = botclient.call(target, path, payload, self.secret_of(bot),
+                                   timeout_s - waited)
         finally:
             self.slots.release(bot["id"], token)
         reply.latency_ms += waited * 1000

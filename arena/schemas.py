@@ -58,6 +58,11 @@ class BotCreatedSchema(BotSchema):
                                                     "with; shown only here"})
 
 
+class BotSecretSchema(Schema):
+    id = fields.String()
+    secret = fields.String(metadata={"description": "the new HMAC key; shown only here"})
+
+
 class BotListSchema(Schema):
     bots = fields.List(fields.Nested(BotSchema))
 

@@ -30,6 +30,8 @@ STRANGER = {
     ("POST", "/v1/bots"): (lambda t: {"url": t["bot_url"], "games": ["gops"]},
                            409, "bot.url_taken"),
     ("PATCH", "/v1/bots/<bot_id>"): (lambda t: {"open": True}, 403, "auth.forbidden"),
+    ("DELETE", "/v1/bots/<bot_id>"): (lambda t: None, 403, "auth.forbidden"),
+    ("POST", "/v1/bots/<bot_id>/secret"): (lambda t: {}, 403, "auth.forbidden"),
     ("POST", "/v1/bots/<bot_id>/enable"): (lambda t: {}, 403, "auth.forbidden"),
     ("POST", "/v1/bots/<bot_id>/disable"): (lambda t: {}, 403, "auth.organiser_only"),
     ("POST", "/v1/arena/matches"): (lambda t: {"game": "gops", "seats": [
@@ -265,3 +267,31 @@ def test_the_embedded_default_trusts_only_this_machine(embedded_app):
     assert (far.status_code, far.json["code"]) == (401, "auth.key_missing")
     rebound = client.post("/v1/matches", json=body, headers={"Host": "evil.example:8000"})
     assert (rebound.status_code, rebound.json["code"]) == (401, "auth.key_missing")
+
+
+def test_only_the_owner_rekeys_and_deletes_a_bot(app, things):
+    """The owner's re-key hands out a new secret that every later call is signed with (the
+    bot verifies it); the owner's delete takes the bot off the list and frees its URL."""
+    from tests.arena.helpers import arena_match, finished
+
+    owner, bot_id = things["owner"], things["bot"]
+    bot = BotServer("good", "rekeyed")
+    try:
+        own = register(owner, bot)
+        r = owner.post(f"/v1/bots/{own}/secret")
+        assert r.status_code == 201 and r.json["secret"] != bot.secret
+        old, bot.secret = bot.secret, r.json["secret"]
+        match = finished(owner, arena_match(owner, [f"bot:{own}", "builtin:random"])["id"])
+        assert match["status"] == "over" and not match["result"].get("failures"), match
+        assert bot.refused == [] and old != bot.secret
+        assert things["stranger"].delete(f"/v1/bots/{own}").status_code == 403
+        assert owner.delete(f"/v1/bots/{own}").status_code == 204
+        assert own not in [b["id"] for b in owner.get("/v1/bots").json["bots"]]
+        r = owner.post("/v1/arena/matches", json={"game": "gops", "seats": [
+            f"bot:{own}", "builtin:random"], "options": {"cards": 4}})
+        assert r.status_code == 409, r.json
+        again = things["stranger"].post("/v1/bots", json={"url": bot.url, "games": ["gops"]})
+        assert again.status_code == 201 and again.json["id"] != own
+    finally:
+        bot.stop()
+    assert bot_id

@@ -152,6 +152,15 @@ class Client:
         """Change your bot's settings (`open`: may other accounts seat it)."""
         return self.request("PATCH", f"/bots/{bot_id}", json={"open": open}).json()
 
+    def rekey_bot(self, bot_id: str) -> dict:
+        """A new signing secret for your bot ({"id", "secret"}, shown only here): write it to
+        the bot's secret file (the kit re-reads it); the old one stops at once."""
+        return self._post(f"/bots/{bot_id}/secret")
+
+    def delete_bot(self, bot_id: str) -> None:
+        """Delete your bot: off the list, its URL free again; its past matches keep it."""
+        self.request("DELETE", f"/bots/{bot_id}")
+
     def enable_bot(self, bot_id: str) -> dict:
         """Re-enable your disabled bot (or any, as an organiser)."""
         return self._post(f"/bots/{bot_id}/enable")
