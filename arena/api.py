@@ -15,7 +15,7 @@ from arena.schemas import (ArenaMatchCreateSchema, BotCreatedSchema, BotCreateSc
                            TournamentSchema)
 from arena.tournaments import entrant_seat
 from referee.service.access import (ANYONE, ORGANISER, PLAYER, check_organiser, check_owner,
-                                    check_seating, requires)
+                                    check_seating, need_caller, requires)
 from referee.service.records import created_body
 from referee.service.schemas import MatchCreatedSchema, ProblemSchema
 
@@ -81,7 +81,8 @@ class Bots(MethodView):
         registered once; `open: true` lets other accounts seat it (default: only its owner).
         """
         bots = arena().bots
-        bot = bots.register(body["name"], body["url"], body["games"], caller().id,
+        owner = need_caller(caller()).id
+        bot = bots.register(body["name"], body["url"], body["games"], owner,
                             service().games.names(), open_=body["open"])
         return {**bots.public(bot), "secret": bot["secret"]}
 
@@ -187,6 +188,7 @@ class BotDisable(MethodView):
     @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
     def post(self, body, bot_id):
         """Disable a bot (organisers): it is not called and new matches with it are refused"""
+        check_organiser(caller(), "disable bots")  # also when no access hook ran: fail closed
         bots = arena().bots
         bots.disable(bot_id, body["reason"])
         return bots.public(bots.get(bot_id))
@@ -215,7 +217,7 @@ class ArenaMatches(MethodView):
         rated = _rated(body["rated"], "remote" not in body["seats"])
         created = arena().create_match(body["game"], body["seats"], body["options"],
                                        body["seed"], body["limits"], rated=rated,
-                                       labels={"owner": caller().id})
+                                       labels={"owner": need_caller(caller()).id})
         return created_body(created, seed_chosen=body["seed"] is not None)
 
 
@@ -239,7 +241,8 @@ class Tournaments(MethodView):
         """
         check_seating(service().drivers, [entrant_seat(e) for e in body["entrants"]], caller())
         rated = _rated(body["rated"], True)
-        return arena().tournaments.create({**body, "rated": rated, "owner": caller().id})
+        owner = need_caller(caller()).id
+        return arena().tournaments.create({**body, "rated": rated, "owner": owner})
 
     @requires(ANYONE)
     @tours_blp.response(200, TournamentListSchema)

@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from referee.api.auth import bearer_token, caller
 from referee.api.context import service
 from referee.service.access import (ANYONE, PLAYER, SEAT, SPECTATOR_OR_SEAT, check_seating,
-                                    requires)
+                                    need_caller, requires)
 from referee.service.schemas import (LogQuerySchema, LogSchema, MatchCreatedSchema,
                                  MatchCreateSchema, MatchListQuerySchema, MatchListSchema,
                                  MatchSchema, MoveAcceptedSchema, MoveSubmitSchema,
@@ -52,7 +52,7 @@ class Matches(MethodView):
         svc = service()
         check_seating(svc.drivers, body["seats"], caller())
         created = svc.create(body["game"], body["seats"], body["options"], body["seed"],
-                             labels={"owner": caller().id})
+                             labels={"owner": need_caller(caller()).id})
         return created_body(created, seed_chosen=body["seed"] is not None)
 
     @requires(ANYONE)

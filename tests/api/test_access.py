@@ -295,3 +295,24 @@ def test_only_the_owner_rekeys_and_deletes_a_bot(app, things):
     finally:
         bot.stop()
     assert bot_id
+
+
+def test_without_the_access_plug_in_writes_fail_closed(redis_settings):
+    """An app built without the access plug-in (as a test or a plug-in author might) opens
+    nothing: routes that need an account refuse, since nobody set a caller."""
+    from arena.plugin import arena_plugin
+    from referee.root import create_app, stop_app
+
+    app = create_app(redis_settings, plugins=[arena_plugin()])
+    try:
+        client = app.test_client()
+        for url, body in (("/v1/matches", {"game": "gops", "seats": ["remote", "remote"]}),
+                          ("/v1/tournaments", {"game": "gops", "entrants": ["builtin:random"] * 2}),
+                          ("/v1/arena/matches", {"game": "gops", "seats": ["builtin:random"] * 2}),
+                          ("/v1/bots/b1/disable", {}),
+                          ("/v1/bots", {"url": "http://127.0.0.1:9/", "games": ["gops"]})):
+            r = client.post(url, json=body)
+            assert r.status_code in (401, 404) and r.json["code"] in (
+                "auth.key_missing", "bot.not_found"), (url, r.json)
+    finally:
+        stop_app(app)
