@@ -34,8 +34,8 @@ def _access_banner(settings) -> str:
     """Who may write, said at start-up (issue 11): the embedded default trusts this machine."""
     if settings.embedded:
         return ("access: requests from this machine (loopback) need no key and act as the "
-                "local organiser; from elsewhere, writes need an account key, and this "
-                "embedded store has none to give: set REDIS_URL to serve others")
+                "local organiser; from elsewhere, writes need an account key (give one with "
+                "REFEREE_ORGANISER_KEY=rk_…, or set REDIS_URL and use `referee keys create`)")
     return ("access: every write needs an account key ('Authorization: Bearer rk_…'); create "
             "the first organiser with: .venv/bin/referee keys create --role organiser "
             "--name NAME")
