@@ -210,22 +210,26 @@ class MatchStore:
                 return archived["log"][start:]
         return [json.loads(e) for e in entries]
 
-    def wait_for_change(self, match_id: str, version: int, timeout: float) -> Live | None:
-        """Block up to `timeout` seconds until the match moves past `version`; the newest live."""
-        deadline = time.monotonic() + timeout
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        try:
-            pubsub.subscribe(self.key(match_id, "events"))
-            while True:
-                live = self.live(match_id)  # read after subscribing, so no change is missed
-                if live is None or live.version != version:
-                    return live
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return live
-                pubsub.get_message(timeout=min(remaining, 1.0))
-        finally:
-            pubsub.close()
+    def live_with_log_length(self, match_id: str) -> tuple[Live | None, int]:
+        """The live record and the number of log entries at its version, read together."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.get(self.key(match_id, "live"))
+        pipe.llen(self.key(match_id, "log"))
+        raw, length = pipe.execute()
+        if raw is None:
+            archived = self.archive.read(match_id)
+            return (None, 0) if archived is None else (Live(**archived["live"]),
+                                                       len(archived["log"]))
+        return Live(**json.loads(raw)), length
+
+    @property
+    def changes_pattern(self) -> str:
+        """The pub/sub pattern of every match's change channel (see referee/service/waits.py)."""
+        return self.key("*", "events")
+
+    def match_of_channel(self, channel: str) -> str:
+        """The match id of a change channel."""
+        return channel[len(self.prefix) + 3:-len(":events")]
 
     def list_ids(self, offset: int = 0, limit: int = 50, newest_first: bool = True) -> list[str]:
         """Match ids by creation time."""
