@@ -54,20 +54,23 @@ def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
     shown: tuple[Live, int] | None = None     # the last version sent, and the log length then
     last_write = time.monotonic()
     with service.changes.watch(meta.id) as changed:
+        maybe_changed = True
         while True:
-            live, log_length = service.store.live_with_log_length(meta.id)
-            if live is None:
-                return
-            if after is None or live.version > after:
-                for version_live in _versions(service, meta, shown, live, log_length):
-                    yield frame("version", service.summary(meta, version_live, viewer),
-                                version_live.version)
-                after, shown, last_write = live.version, (live, log_length), time.monotonic()
-            if live.status != MatchStatus.ACTIVE:
-                yield frame("over", {"version": live.version, "status": live.status,
-                                     "result": live.result}, live.version)
-                return
-            service.changes.wait_on(changed, heartbeat - (time.monotonic() - last_write))
+            if maybe_changed:   # read the match only when it may have changed
+                live, log_length = service.store.live_with_log_length(meta.id)
+                if live is None:
+                    return
+                if after is None or live.version > after:
+                    for version_live in _versions(service, meta, shown, live, log_length):
+                        yield frame("version", service.summary(meta, version_live, viewer),
+                                    version_live.version)
+                    after, shown, last_write = live.version, (live, log_length), time.monotonic()
+                if live.status != MatchStatus.ACTIVE:
+                    yield frame("over", {"version": live.version, "status": live.status,
+                                         "result": live.result}, live.version)
+                    return
+            maybe_changed = service.changes.wait_on(
+                changed, heartbeat - (time.monotonic() - last_write))
             if time.monotonic() - last_write >= heartbeat:
                 yield ": keep-alive\n\n"
                 last_write = time.monotonic()

@@ -177,13 +177,15 @@ class ChangeHub:
                     if not group:
                         del self._waiters[match_id]
 
-    def wait_on(self, event: threading.Event, timeout: float) -> None:
-        """Sleep until `event` is set or `timeout` passes (re-checking every RECHECK_S while
-        the listener is not subscribed), then clear it."""
-        if not self._subscribed.is_set():
+    def wait_on(self, event: threading.Event, timeout: float) -> bool:
+        """Sleep until `event` is set or `timeout` passes (at most RECHECK_S while the
+        listener is not subscribed), then clear it; False when nothing can have changed."""
+        subscribed = self._subscribed.is_set()
+        if not subscribed:
             timeout = min(timeout, RECHECK_S)
-        event.wait(max(timeout, 0.0))
+        woken = event.wait(max(timeout, 0.0))
         event.clear()
+        return woken or not subscribed
 
     def wait_for_change(self, match_id: str, version: int, timeout: float, read):
         """Block up to `timeout` s until `read()` (the match's live record) is past `version`;
