@@ -35,6 +35,28 @@ def _play_against_bots(base: str, seats, seed: int) -> dict:
     raise AssertionError(f"match {body['id']} did not finish")
 
 
+def _follow_events(base: str, seats, seed: int) -> dict:
+    """Create a match and follow it on GET …/events to its `over`: one `version` event per
+    version from the first one seen; returns the match as GET shows it then."""
+    session = requests.Session()
+    body = session.post(f"{base}/v1/matches", json={"game": "gops", "seats": seats,
+                                                    "seed": seed}).json()
+    versions, over = [], None
+    with session.get(f"{base}/v1/matches/{body['id']}/events", stream=True,
+                     timeout=(5, 60)) as response:
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        for line in response.iter_lines(chunk_size=None, decode_unicode=True):
+            if line.startswith("id: "):
+                event_id = int(line[4:])
+            elif line == "event: over":
+                over = event_id
+            elif line == "event: version":
+                versions.append(event_id)
+    match = session.get(f"{base}/v1/matches/{body['id']}").json()
+    assert versions == list(range(versions[0], match["version"] + 1)) and over == versions[-1]
+    return match
+
+
 def test_referee_serve_embedded_plays_a_match():
     """`referee serve` with no REDIS_URL: a person plays a bot through HTTP to the end."""
     port = free_port()
@@ -60,21 +82,23 @@ def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
     env = {"REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue}
     workers = [start_process([f"{BIN}/referee", "worker", "--name", f"{queue}-w{i}"],
                              env_extra=env) for i in range(2)]
-    api = start_process([f"{BIN}/gunicorn", "-w", "2", "-k", "gthread", "--threads", "8",
-                         "-b", f"127.0.0.1:{port}", "referee.root:create_app()"], env_extra=env)
+    api = start_process([f"{BIN}/gunicorn", "-w", "2", "-k", "gevent", "--worker-connections",
+                         "2000", "-b", f"127.0.0.1:{port}", "referee.root:create_app()"],
+                        env_extra=env)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for_http(f"{base}/v1/health", proc=api)
         assert requests.get(f"{base}/v1/health").json()["store"] == "redis"
         matches = [_play_against_bots(base, ["builtin:random"] * 4, s) for s in range(6)]
         matches.append(_play_against_bots(base, ["remote", "builtin:random"], 9))
+        matches.append(_follow_events(base, ["builtin:random"] * 3, 10))
         assert all(m["status"] == "over" for m in matches)
         client = redis.Redis.from_url(redis_url)
         names = {n.decode() for n in client.smembers(f"rq:workers:{queue}")}
         assert names == {f"rq:worker:{queue}-w0", f"rq:worker:{queue}-w1"}
         done = sum(int(client.hget(n, "successful_job_count") or 0) for n in names)
-        assert done >= 7
-        assert client.zcard(f"{prefix}:matches") == 7
+        assert done >= 8
+        assert client.zcard(f"{prefix}:matches") == 8
     finally:
         outputs = [stop_process(p) for p in [api, *workers]]
         delete_keys(redis_url, prefix, queue)
