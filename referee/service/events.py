@@ -65,9 +65,10 @@ def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
                         yield frame("version", service.summary(meta, version_live, viewer),
                                     version_live.version)
                     after, shown, last_write = live.version, (live, log_length), time.monotonic()
-                if live.status != MatchStatus.ACTIVE:
+                if live.status != MatchStatus.ACTIVE:   # the result as the viewer may see it
+                    result = service.summary(meta, live, viewer)["result"]
                     yield frame("over", {"version": live.version, "status": live.status,
-                                         "result": live.result}, live.version)
+                                         "result": result}, live.version)
                     return
             maybe_changed = service.changes.wait_on(
                 changed, heartbeat - (time.monotonic() - last_write))

@@ -284,3 +284,19 @@ def test_wait_caps_answer_their_coded_problems_and_free_their_slots(capped):
             break
         time.sleep(0.5)
     assert codes == [200, 200]
+
+
+def test_the_stream_is_documented_with_who_may_call_it(base):
+    """OpenAPI: the stream answers text/event-stream, to anyone or a seat (token or ticket),
+    with its coded refusals; the ticket route needs the seat token."""
+    spec = requests.get(f"{base}/v1/openapi.json", timeout=10).json()
+    stream = spec["paths"]["/v1/matches/{match_id}/events"]["get"]
+    assert "text/event-stream" in stream["responses"]["200"]["content"]
+    assert {"429", "503", "403", "404"} <= set(stream["responses"])
+    assert stream["security"] == [{}, {"seatToken": []}]
+    assert {p["name"] for p in stream["parameters"]} >= {"Last-Event-ID", "ticket"}
+    assert "Anyone" in stream["description"]
+    ticket = spec["paths"]["/v1/matches/{match_id}/events/ticket"]["post"]
+    assert ticket["security"] == [{"seatToken": []}]
+    codes = requests.get(f"{base}/v1/problems", timeout=10).text
+    assert all(c in codes for c in ("wait.too_many", "wait.capacity", "auth.ticket_invalid"))
