@@ -100,16 +100,15 @@ class Events(MethodView):
         meta, _ = svc.load(match_id)
         viewer, caller = _viewer(meta)
         after = _last_event_id()
-        svc.wait_slots.acquire(caller)   # released when the stream ends or the client leaves
-
-        def events():
-            try:
-                yield from stream(svc, meta, viewer, after, svc.settings.heartbeat_seconds)
-            finally:
-                svc.wait_slots.release(caller)
-
-        return Response(stream_with_context(events()), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        svc.wait_slots.acquire(caller)
+        response = Response(stream_with_context(stream(svc, meta, viewer, after,
+                                                       svc.settings.heartbeat_seconds)),
+                            mimetype="text/event-stream",
+                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        # the server closes the response however the stream ends (over, the client gone,
+        # even before its first byte), and that gives the slot back
+        response.call_on_close(lambda: svc.wait_slots.release(caller))
+        return response
 
 
 @blp.route("/<match_id>/events/ticket")

@@ -10,7 +10,7 @@ match) for S seconds. Then one move per match wakes every held wait, and the ben
 how many answered. Loopback only; bounded by --held, --seconds and the wait of each poll.
 
     referee bench polls [--held 0 1000] [--kind prompts|events] [--clients 4] [--seconds 5]
-                        [--server gunicorn|embedded] [--workers 4]
+                        [--server gunicorn|gthread|embedded] [--workers 4]
 """
 
 from __future__ import annotations
@@ -42,6 +42,10 @@ def start_server(kind: str, workers: int, redis_url: str, env_extra: dict):
     if kind == "embedded":
         env.pop("REDIS_URL", None)
         args, prefix = [_bin("referee"), "serve", "--port", str(port)], None
+    elif kind == "gthread":   # the deployment before gevent, for comparison
+        env.update(REDIS_URL=redis_url, REFEREE_PREFIX=prefix)
+        args = [_bin("gunicorn"), "-w", str(workers), "-k", "gthread", "--threads", "16",
+                "-b", f"127.0.0.1:{port}", "--log-level", "warning", "referee.root:create_app()"]
     else:
         env.update(REDIS_URL=redis_url, REFEREE_PREFIX=prefix)
         args = [_bin("gunicorn"), *GUNICORN_ARGS(workers), "-b", f"127.0.0.1:{port}",
@@ -212,7 +216,9 @@ def main(argv=None) -> None:
     parser.add_argument("--kind", choices=["prompts", "events"], default="prompts")
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--server", choices=["gunicorn", "embedded"], default="gunicorn")
+    parser.add_argument("--server", choices=["gunicorn", "gthread", "embedded"],
+                        default="gunicorn", help="gunicorn: the README's (gevent workers); "
+                        "gthread: thread workers (4x16), the deployment before, to compare")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL",
                                                              "redis://127.0.0.1:6379/0"))
@@ -223,8 +229,9 @@ def main(argv=None) -> None:
     proc, base, prefix = None, args.url, None
     if base is None:
         proc, base, prefix = start_server(args.server, args.workers, args.redis_url, {})
-    where = args.url or (f"gunicorn -k gevent, {args.workers} workers, Redis"
-                         if args.server == "gunicorn" else "referee serve (embedded default)")
+    where = args.url or {"gunicorn": f"gunicorn -k gevent, {args.workers} workers, Redis",
+                         "gthread": f"gunicorn -k gthread, {args.workers}x16 threads, Redis",
+                         "embedded": "referee serve (embedded default)"}[args.server]
     try:
         print(f"held {args.kind} against {base} ({where}); {args.clients} clients of other "
               f"requests for {args.seconds:.0f} s each", flush=True)
