@@ -10,6 +10,7 @@ match) for S seconds. Then one move per match wakes every held wait, and the ben
 how many answered. Loopback only; bounded by --held, --seconds and the wait of each poll.
 
     referee bench polls [--held 0 1000] [--kind prompts|events] [--clients 4] [--seconds 5]
+                        [--rounds 3]
                         [--server gunicorn|gthread|embedded] [--workers 4]
 """
 
@@ -20,6 +21,7 @@ import os
 import selectors
 import shutil
 import signal
+import statistics
 import socket
 import subprocess
 import sys
@@ -226,6 +228,7 @@ def main(argv=None) -> None:
     parser.add_argument("--held", type=int, nargs="+", default=[0, 1000])
     parser.add_argument("--kind", choices=["prompts", "events"], default="prompts")
     parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--server", choices=["gunicorn", "gthread", "embedded"],
                         default="gunicorn", help="gunicorn: the README's (gevent workers); "
@@ -246,16 +249,20 @@ def main(argv=None) -> None:
     try:
         print(f"held {args.kind} against {base} ({where}); {args.clients} clients of other "
               f"requests for {args.seconds:.0f} s each", flush=True)
-        baseline = None
-        for held in args.held:
-            r = measure(base, held, args.kind, args.clients, args.seconds)
-            baseline = r["p99_ms"] if baseline is None else baseline
-            print(f"{held:>5} held: other requests p50 {r['p50_ms']:.2f} ms p99 "
-                  f"{r['p99_ms']:.2f} ms ({r['p99_ms'] / baseline:.2f}x the first), "
-                  f"{r['requests']} requests, {r['errors']} errors; held waits answered "
-                  f"early {r['answered_early']}, woken by the move {r['woke']}/{held} (taken in "
-                  f"{r['settle_s']:.1f} s)",
-                  flush=True)
+        p99s: dict[int, list[float]] = {held: [] for held in args.held}
+        for round_ in range(args.rounds):   # interleaved: a noisy machine hits both alike
+            for held in args.held:
+                r = measure(base, held, args.kind, args.clients, args.seconds)
+                p99s[held].append(r["p99_ms"])
+                print(f"round {round_ + 1}, {held:>5} held: other requests p50 "
+                      f"{r['p50_ms']:.2f} ms p99 {r['p99_ms']:.2f} ms, {r['requests']} "
+                      f"requests, {r['errors']} errors; held waits answered early "
+                      f"{r['answered_early']}, woken by the move {r['woke']}/{held} (taken in "
+                      f"{r['settle_s']:.1f} s)", flush=True)
+        first = statistics.median(p99s[args.held[0]])
+        for held, values in p99s.items():
+            print(f"median p99 with {held:>5} held: {statistics.median(values):.2f} ms "
+                  f"({statistics.median(values) / first:.2f}x with {args.held[0]} held)")
     finally:
         if proc is not None:
             _stop(proc)
