@@ -20,7 +20,9 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 import time
+from collections import OrderedDict
 
 from referee.core.errors import RefereeError
 from referee.service import defaults
@@ -62,8 +64,7 @@ def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
                     return
                 if after is None or live.version > after:
                     for version_live in _versions(service, meta, shown, live, log_length):
-                        yield frame("version", service.summary(meta, version_live, viewer),
-                                    version_live.version)
+                        yield _version_frame(service, meta, version_live, viewer)
                     after, shown, last_write = live.version, (live, log_length), time.monotonic()
                 if live.status != MatchStatus.ACTIVE:   # the result as the viewer may see it
                     result = service.summary(meta, live, viewer)["result"]
@@ -75,6 +76,27 @@ def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
             if time.monotonic() - last_write >= heartbeat:
                 yield ": keep-alive\n\n"
                 last_write = time.monotonic()
+
+
+_FRAMES: OrderedDict = OrderedDict()
+_FRAMES_LOCK = threading.Lock()
+FRAME_CACHE = 2048
+"""Version events kept per process: a committed version never changes, so the many readers
+of one match (spectators, mostly) share one summary and its JSON."""
+
+
+def _version_frame(service, meta: MatchMeta, live: Live, viewer: int | None) -> str:
+    """The `version` event of `live` for `viewer`, computed once per process."""
+    key = (service.store.prefix, meta.id, live.version, viewer)
+    with _FRAMES_LOCK:
+        cached = _FRAMES.get(key)
+    if cached is None:
+        cached = frame("version", service.summary(meta, live, viewer), live.version)
+        with _FRAMES_LOCK:
+            _FRAMES[key] = cached
+            while len(_FRAMES) > FRAME_CACHE:
+                _FRAMES.popitem(last=False)
+    return cached
 
 
 def _versions(service, meta: MatchMeta, shown, live: Live, log_length: int):
