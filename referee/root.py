@@ -55,7 +55,7 @@ def stop_app(app) -> None:
     workers = app.extensions.pop("referee.workers", None)
     if workers is not None:
         workers.stop()
-    app.extensions["referee"].changes.close()   # its held-wait listener, if it started
+    app.extensions["referee"].store.changes.close()   # its held-wait listener, if started
 
 
 def commands(plugins: list[Plugin] | None = None) -> dict:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response, request, stream_with_context
+from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
@@ -14,6 +14,7 @@ from referee.service import defaults
 from referee.service.events import issue_ticket, seat_of_ticket, stream
 from referee.service.matches import token_hash
 from referee.service.schemas import ProblemSchema
+from referee.service.waits import WaitSlots
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches",
                 description="A match live, as Server-Sent Events.")
@@ -34,6 +35,16 @@ class TicketSchema(Schema):
 
     ticket = fields.String(required=True)
     expires_in = fields.Integer(required=True, metadata={"description": "seconds"})
+
+
+def wait_slots() -> WaitSlots:
+    """This process's wait slots (REFEREE_MAX_WAITS, REFEREE_WAITS_PER_CALLER)."""
+    slots = current_app.extensions.get("referee.wait_slots")
+    if slots is None:
+        settings = service().settings
+        slots = current_app.extensions.setdefault(
+            "referee.wait_slots", WaitSlots(settings.max_waits, settings.waits_per_caller))
+    return slots
 
 
 def wait_caller() -> str:
@@ -100,14 +111,15 @@ class Events(MethodView):
         meta, _ = svc.load(match_id)
         viewer, caller = _viewer(meta)
         after = _last_event_id()
-        svc.wait_slots.acquire(caller)
+        slots = wait_slots()
+        slots.acquire(caller)
         response = Response(stream_with_context(stream(svc, meta, viewer, after,
                                                        svc.settings.heartbeat_seconds)),
                             mimetype="text/event-stream",
                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         # the server closes the response however the stream ends (over, the client gone,
         # even before its first byte), and that gives the slot back
-        response.call_on_close(lambda: svc.wait_slots.release(caller))
+        response.call_on_close(lambda: slots.release(caller))
         return response
 
 

@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 
 from referee.api.auth import bearer_token
 from referee.api.context import service
-from referee.api.events import wait_caller
+from referee.api.events import wait_caller, wait_slots
 from referee.core.errors import RefereeError
 from referee.service.schemas import (LogQuerySchema, LogSchema, MatchCreatedSchema,
                                  MatchCreateSchema, MatchListQuerySchema, MatchListSchema,
@@ -117,7 +117,7 @@ class Prompt(MethodView):
         wait = min(query["wait"], svc.settings.max_wait_seconds)
         if wait <= 0:
             return svc.prompt(match_id, seat, 0)
-        with svc.wait_slots.hold(wait_caller()):
+        with wait_slots().hold(wait_caller()):
             return svc.prompt(match_id, seat, wait)
 
 

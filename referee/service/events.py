@@ -20,9 +20,7 @@ import hashlib
 import hmac
 import json
 import secrets
-import threading
 import time
-from collections import OrderedDict
 
 from referee.core.errors import RefereeError
 from referee.service import defaults
@@ -55,7 +53,7 @@ def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
     yield f"retry: {RETRY_MS}\n\n"
     shown: tuple[Live, int] | None = None     # the last version sent, and the log length then
     last_write = time.monotonic()
-    with service.changes.watch(meta.id) as changed:
+    with service.store.changes.watch(meta.id) as changed:
         maybe_changed = True
         while True:
             if maybe_changed:   # read the match only when it may have changed
@@ -71,32 +69,18 @@ def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
                     yield frame("over", {"version": live.version, "status": live.status,
                                          "result": result}, live.version)
                     return
-            maybe_changed = service.changes.wait_on(
+            maybe_changed = service.store.changes.wait_on(
                 changed, heartbeat - (time.monotonic() - last_write))
             if time.monotonic() - last_write >= heartbeat:
                 yield ": keep-alive\n\n"
                 last_write = time.monotonic()
 
 
-_FRAMES: OrderedDict = OrderedDict()
-_FRAMES_LOCK = threading.Lock()
-FRAME_CACHE = 2048
-"""Version events kept per process: a committed version never changes, so the many readers
-of one match (spectators, mostly) share one summary and its JSON."""
-
-
 def _version_frame(service, meta: MatchMeta, live: Live, viewer: int | None) -> str:
-    """The `version` event of `live` for `viewer`, computed once per process."""
-    key = (service.store.prefix, meta.id, live.version, viewer)
-    with _FRAMES_LOCK:
-        cached = _FRAMES.get(key)
-    if cached is None:
-        cached = frame("version", service.summary(meta, live, viewer), live.version)
-        with _FRAMES_LOCK:
-            _FRAMES[key] = cached
-            while len(_FRAMES) > FRAME_CACHE:
-                _FRAMES.popitem(last=False)
-    return cached
+    """The `version` event of `live` for `viewer`. Not cached across readers: what a viewer
+    may see of a version can change after it was committed (a seed group's twins, a seed
+    revealed), so each is asked of MatchService.summary when it is sent."""
+    return frame("version", service.summary(meta, live, viewer), live.version)
 
 
 def _versions(service, meta: MatchMeta, shown, live: Live, log_length: int):

@@ -25,7 +25,6 @@ from referee.service.errors import (InvalidSeats, InvalidToken, MatchAborted, Ma
                                     MatchNotFound, MissingToken)
 from referee.service.states import StateCache
 from referee.service.store import Live, MatchMeta, MatchStatus, MatchStore
-from referee.service.waits import ChangeHub, WaitSlots
 
 
 def token_hash(token: str) -> str:
@@ -54,9 +53,6 @@ class MatchService:
         self.store, self.games, self.settings, self.queue = store, games, settings, queue
         self.drivers: dict[str, SeatDriver] = {"builtin": BuiltinDriver(), **(drivers or {})}
         self._states = StateCache()
-        # held waits (long polls, event streams): one pub/sub listener, capped (waits.py)
-        self.changes = ChangeHub(store.redis, store.changes_pattern, store.match_of_channel)
-        self.wait_slots = WaitSlots(settings.max_waits, settings.waits_per_caller)
         self.extensions = {}
         for name, factory in attach:
             self.extensions[name] = factory(self)
@@ -331,8 +327,7 @@ class MatchService:
         """`seat`'s pending decision and legal moves; waits up to `wait` s for a change."""
         meta, live = self.load(match_id)
         if wait > 0 and live.status == MatchStatus.ACTIVE and seat not in live.pending:
-            live = self.changes.wait_for_change(match_id, live.version, wait,
-                                                lambda: self.store.live(match_id)) or live
+            live = self.store.wait_for_change(match_id, live.version, wait) or live
         game = self.games.get(meta.game)
         state = self.state(meta, live)
         decision = engine.decision_for(game, state, seat) if live.status == MatchStatus.ACTIVE else None

@@ -22,6 +22,7 @@ from enum import Enum
 import redis
 
 from referee.service.archive import Archive
+from referee.service.waits import ChangeHub
 
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
@@ -107,6 +108,8 @@ class MatchStore:
         self._meta_cache: dict[str, MatchMeta] = {}
         self._commit = client.register_script(_COMMIT)
         self.archive = Archive(client, prefix)
+        # held waits share one pub/sub listener per store (started by the first wait)
+        self.changes = ChangeHub(client, self.key("*", "events"), self.match_of_channel)
 
     def key(self, match_id: str, part: str) -> str:
         """The Redis key of one part of a match."""
@@ -222,10 +225,13 @@ class MatchStore:
                                                        len(archived["log"]))
         return Live(**json.loads(raw)), length
 
-    @property
-    def changes_pattern(self) -> str:
-        """The pub/sub pattern of every match's change channel (see referee/service/waits.py)."""
-        return self.key("*", "events")
+    def wait_for_change(self, match_id: str, version: int, timeout: float) -> Live | None:
+        """Block up to `timeout` seconds until the match moves past `version`; the newest live.
+
+        The waiter is woken by the store's one pub/sub listener (waits.py), so a held wait
+        takes no connection of its own."""
+        return self.changes.wait_for_change(match_id, version, timeout,
+                                            lambda: self.live(match_id))
 
     def match_of_channel(self, channel: str) -> str:
         """The match id of a change channel."""
