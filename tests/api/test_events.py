@@ -76,15 +76,17 @@ def _read_events(response, comments=False):
             message[name] = value[1:] if value.startswith(" ") else value
 
 
-def _collect(url, headers=None, into=None):
-    """Read a whole stream (to its `over`) into a list of (event, id, data)."""
+def _collect(url, headers=None, into=None, first=None):
+    """Read a whole stream (to its `over`) into a list of (event, id, data); `first` (an
+    Event) is set when the first event is in."""
     into = [] if into is None else into
     with requests.get(url, headers=headers or {}, stream=True, timeout=(5, 60)) as response:
         assert response.status_code == 200, response.text
         assert response.headers["Content-Type"].startswith("text/event-stream")
         for message in _read_events(response):
-            if "event" in message:
-                into.append((message["event"], int(message["id"]), json.loads(message["data"])))
+            into.append((message["event"], int(message["id"]), json.loads(message["data"])))
+            if first is not None:
+                first.set()
     return into
 
 
@@ -120,12 +122,12 @@ def test_spectator_and_seat_follow_every_version_and_only_the_seat_sees_its_hand
     created = _create(base, ["remote", "builtin:random", "builtin:random"], seed=11)
     match_id, token = created["id"], created["tokens"]["0"]
     url = f"{base}/v1/matches/{match_id}/events"
-    spectator, seat = [], []
-    readers = [threading.Thread(target=_collect, args=(url, None, spectator)),
-               threading.Thread(target=_collect, args=(url, _auth(token), seat))]
+    spectator, seat, opened = [], [], [threading.Event(), threading.Event()]
+    readers = [threading.Thread(target=_collect, args=(url, None, spectator, opened[0])),
+               threading.Thread(target=_collect, args=(url, _auth(token), seat, opened[1]))]
     for reader in readers:
         reader.start()
-    time.sleep(0.3)   # both streams open while seat 0 is still to act
+    assert all(o.wait(15) for o in opened)   # both streams open while seat 0 is to act
     _play_seat(base, match_id, token)
     for reader in readers:
         reader.join(60)
@@ -253,10 +255,17 @@ def test_wait_caps_answer_their_coded_problems_and_free_their_slots(capped):
     prompt = f"{capped}/v1/matches/{match_id}/prompt?wait=20"
     events = f"{capped}/v1/matches/{match_id}/events"
     with ThreadPoolExecutor(4) as pool:
-        held = [pool.submit(requests.get, prompt, headers=_auth(tokens["1"]), timeout=30)
-                for _ in range(2)]
-        time.sleep(1.0)
-        third = requests.get(prompt, headers=_auth(tokens["1"]), timeout=10)
+        # three at once from one token: whichever comes last is refused, two stay held
+        polls = [pool.submit(requests.get, prompt, headers=_auth(tokens["1"]), timeout=30)
+                 for _ in range(3)]
+        deadline = time.monotonic() + 15
+        while not any(p.done() for p in polls) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)
+        third = [p for p in polls if p.done()]
+        held = [p for p in polls if not p.done()]
+        assert len(third) == 1 and len(held) == 2
+        third = third[0].result()
         assert third.status_code == 429 and third.json()["code"] == "wait.too_many"
         assert third.headers["Retry-After"].isdigit()
         assert third.headers["Content-Type"].startswith("application/problem+json")
