@@ -14,6 +14,10 @@ MAX_BODY_BYTES = 256 * 1024
 """Largest request body accepted (REFEREE_MAX_BODY)."""
 MAX_WAIT_SECONDS = 60
 """Longest long-poll a prompt may ask for (REFEREE_MAX_WAIT)."""
+REDIS_CONNECTIONS = int(os.environ.get("REFEREE_REDIS_CONNECTIONS", "100"))
+"""Connections one process keeps to Redis at most; a request finding all in use waits for
+one (REDIS_CONNECTION_WAIT_S) instead of failing (under gevent, many requests run at once)."""
+REDIS_CONNECTION_WAIT_S = 10
 KEY_PREFIX = "ref"
 QUEUE_NAME = "referee"
 EMBEDDED_WORKERS = 2
