@@ -103,3 +103,41 @@ def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
         outputs = [stop_process(p) for p in [api, *workers]]
         delete_keys(redis_url, prefix, queue)
     assert not any("Traceback" in out for out in outputs), outputs
+
+
+def test_gevent_worker_holds_150_polls_and_answers_them_all(needs_real_redis):
+    """The README's server model, one gevent worker: 150 held GET /prompt?wait= on one match
+    (more than the Redis pool's 100 connections) all answer 200 when the match changes, and
+    a request in between is answered at once (a held wait costs no thread)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    redis_url = needs_real_redis
+    port, prefix, queue = free_port(), unique_name("gev"), unique_name("gevq")
+    env = {"REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue,
+           "REFEREE_WAITS_PER_CALLER": "200"}
+    api = start_process([f"{BIN}/gunicorn", "-w", "1", "-k", "gevent", "--worker-connections",
+                         "2000", "-b", f"127.0.0.1:{port}", "referee.root:create_app()"],
+                        env_extra=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{base}/v1/health", proc=api)
+        body = requests.post(f"{base}/v1/matches", json={"game": "dschunke", "seed": 11,
+                                                         "seats": ["remote"] * 3}).json()
+        url, tokens = f"{base}/v1/matches/{body['id']}", body["tokens"]
+        auth = {s: {"Authorization": f"Bearer {t}"} for s, t in tokens.items()}
+        with ThreadPoolExecutor(150) as pool:
+            polls = [pool.submit(requests.get, f"{url}/prompt?wait=30",
+                                 headers=auth[str(1 + i % 2)], timeout=60) for i in range(150)]
+            time.sleep(2.0)
+            assert requests.get(f"{base}/v1/health", timeout=5).status_code == 200
+            assert not any(p.done() for p in polls)
+            prompt = requests.get(f"{url}/prompt", headers=auth["0"]).json()
+            requests.post(f"{url}/moves", headers=auth["0"],
+                          json={"move": prompt["legal_moves"][0]}).raise_for_status()
+            answers = [p.result() for p in polls]
+        assert [a.status_code for a in answers] == [200] * 150
+        assert {a.json()["version"] for a in answers} == {1}
+    finally:
+        output = stop_process(api)
+        delete_keys(redis_url, prefix, queue)
+    assert "Traceback" not in output, output
