@@ -31,7 +31,7 @@ import uuid
 
 import requests
 
-from referee.bench.http import _delete_keys, _free_port, _percentile
+from referee.bench.http import _delete_keys, _free_port, _percentile, gunicorn_args
 
 HOLD_SECONDS = 50
 """How long each held poll asks to wait (it is woken by the closing move long before)."""
@@ -50,7 +50,7 @@ def start_server(kind: str, workers: int, redis_url: str, env_extra: dict):
                 "-b", f"127.0.0.1:{port}", "--log-level", "warning", "referee.root:create_app()"]
     else:
         env.update(REDIS_URL=redis_url, REFEREE_PREFIX=prefix)
-        args = [_bin("gunicorn"), *GUNICORN_ARGS(workers), "-b", f"127.0.0.1:{port}",
+        args = [_bin("gunicorn"), *gunicorn_args(workers), "-b", f"127.0.0.1:{port}",
                 "--log-level", "warning", "referee.root:create_app()"]
     proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -62,11 +62,6 @@ def start_server(kind: str, workers: int, redis_url: str, env_extra: dict):
             time.sleep(0.05)
     proc.kill()
     raise RuntimeError(f"{kind} server did not start")
-
-
-def GUNICORN_ARGS(workers: int) -> list[str]:  # noqa: N802 (the README's command line)
-    """The README's gunicorn options (gevent workers) for `workers` processes."""
-    return ["-w", str(workers), "-k", "gevent", "--worker-connections", "2000"]
 
 
 def _stop(proc: subprocess.Popen) -> None:
