@@ -42,9 +42,27 @@ def _stranger_reads(client, app, game: str, tour: dict, bot_ids: list) -> list[t
         [f"/v1/matches/{m}/log?format=jsonl" for m in tour["matches"]]
     reads = []
     for url in urls:
+        if url.endswith("/events"):  # a stream never ends while the match runs: its first event
+            reads.append((url, *_first_event(client, url)))
+            continue
         r = client.get(url)
         reads.append((url, r.status_code, r.get_data(as_text=True)))
     return reads
+
+
+def _first_event(client, url: str) -> tuple[int, str]:
+    """The status and the first event of an event stream (the current state, as the stream
+    shows it to this caller), read without waiting for the stream's end."""
+    response = client.get(url, buffered=False)
+    text = ""
+    try:
+        for chunk in response.response:
+            text += chunk.decode() if isinstance(chunk, bytes) else chunk
+            if "\n\n" in text and "data:" in text:
+                break
+    finally:
+        response.close()
+    return response.status_code, text
 
 
 def _large_numbers(reads) -> set:
