@@ -5,12 +5,14 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
-from referee import __version__
+from referee import __version__, web
 from referee.api import games, matches, meta, problems
 from referee.service.config import Settings
 from referee.service.context import get_service
 
 BLUEPRINTS = [meta.blp, games.blp, matches.blp]
+SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+REDOC_CDN = "https://cdn.jsdelivr.net/npm/redoc@2/bundles/redoc.standalone.js"
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -22,6 +24,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/v1", OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=settings.max_body_bytes, JSON_SORT_KEYS=False,
         API_SPEC_OPTIONS={"info": {"description": _DESCRIPTION}},
+        # flask-smorest's own API docs pages, /v1/docs and /v1/redoc (their assets: a CDN)
+        OPENAPI_SWAGGER_UI_PATH="docs", OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_CDN,
+        OPENAPI_REDOC_PATH="redoc", OPENAPI_REDOC_URL=REDOC_CDN,
     )
     app.config.update(test_config or {})
     app.json.sort_keys = False
@@ -34,6 +39,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         api.register_blueprint(blueprint)
     _document_moves(api, service.games)
     problems.init_app(app)
+    for blueprint in web.blueprints() + _plugin_pages():
+        app.register_blueprint(blueprint)
     if settings.embedded or settings.inline_workers:
         from referee.service.worker import start_embedded
 
@@ -53,6 +60,14 @@ def _plugin_blueprints() -> list:
     except ImportError:
         return []
     return list(ARENA)
+
+
+def _plugin_pages() -> list:
+    try:
+        from arena.web import blp
+    except ImportError:
+        return []
+    return [blp]
 
 
 def _document_moves(api, registry) -> None:
