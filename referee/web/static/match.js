@@ -46,8 +46,9 @@
       const item = $("m" + n);
       if (item) { item.classList.add("current"); item.scrollIntoView({ block: "nearest" }); }
       const res = await fetch(form.dataset.url + n);
-      if (!res.ok || n !== wanted) return;  // a later step was asked for meanwhile
-      $("frame").outerHTML = await res.text();
+      const html = res.ok ? await res.text() : null;
+      if (html === null || n !== wanted) return;  // a later step was asked for meanwhile
+      $("frame").outerHTML = html;
     }
     const step = (d) => show(wanted + d);
     $("first").onclick = (e) => { e.preventDefault(); show(0); };
