@@ -41,9 +41,9 @@ def plot(series: dict, names: dict) -> Markup:
         _, gy = at(0, value)
         parts += [line(LEFT, gy, LEFT + PLOT_W, gy, stroke="#eee", width=1),
                   text(LEFT - 6, gy + 4, f"{value:.1f}", size=11, anchor="end")]
-    for k in range(0, 5):
-        gx, _ = at(x_max * k / 4, y_min)
-        parts.append(text(gx, TOP + PLOT_H + 16, round(x_max * k / 4), size=11, anchor="middle"))
+    for tick in sorted({round(x_max * k / 4) for k in range(5)}):
+        gx, _ = at(tick, y_min)
+        parts.append(text(gx, TOP + PLOT_H + 16, tick, size=11, anchor="middle"))
     parts.append(text(LEFT + PLOT_W / 2, TOP + PLOT_H + 34, "rated matches applied", size=12,
                       anchor="middle"))
     parts.append(text(14, TOP + PLOT_H / 2, "ordinal (mu - 3 sigma)", size=12, anchor="middle",

@@ -42,7 +42,8 @@ class Context:
         """`seat 1 (builtin:random)`."""
         info = self.seats[seat] if seat is not None and 0 <= seat < len(self.seats) else {}
         who = info.get("name") or info.get("kind") or ""
-        return f"seat {seat}" + (f" ({who})" if who else "")
+        you = ", you" if seat == self.viewer else ""
+        return f"seat {seat}" + (f" ({who}{you})" if who else "")
 
 
 def module_for(game: str):
