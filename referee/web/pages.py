@@ -123,12 +123,14 @@ def _board(meta, live, summary: dict, viewer, step) -> dict:
 
 
 def _decision_words(game: str, decision: dict) -> str:
+    """`bid`, or the renderer's words for the decision: `start_peasants: put your 2 ...`."""
     try:
         text = renderer(game).decision({"kind": decision["decision"], "move_types": []})
-    except Exception:
+    except Exception:  # a renderer that cannot word it: the kind is still shown
         return decision["decision"]
-    first = text.splitlines()[0].removeprefix("decide: ")
-    return first.replace(" (moves: )", "")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    head = lines[0].removeprefix("decide: ").replace(" (moves: )", "")
+    return f"{head}: {lines[1]}" if len(lines) > 1 and ":" not in lines[1][:1] else head
 
 
 def _viewer(meta):

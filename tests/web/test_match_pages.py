@@ -115,3 +115,19 @@ def test_a_wrong_token_is_refused(site, page):
     page.goto(f"{site}/matches/{created['id']}/seat#token=st_not-a-token")
     page.wait_for_function("document.querySelector('#status').textContent.includes('403')")
     assert page.locator("#hand").count() == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_home_links_to_each_rules_summary(site, page, game):
+    page.goto(site + "/")
+    page.locator(f'a[href="/games/{game}/rules"]').click()
+    page.wait_for_selector("pre.rules")
+    assert len(page.locator("pre.rules").inner_text()) > 500
+    shot(page, f"rules-{game}")
+
+
+def test_api_docs_are_linked_from_home(site, page):
+    page.goto(site + "/")
+    for name, path in (("Swagger UI", "/v1/docs"), ("ReDoc", "/v1/redoc")):
+        assert page.get_by_role("link", name=name).get_attribute("href") == path
+        assert requests.get(site + path, timeout=10).status_code == 200

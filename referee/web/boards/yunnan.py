@@ -163,7 +163,7 @@ def _pu_er(view: dict, ctx: Context, x, y) -> Markup:
 def _legend(view: dict, ctx: Context, x, y) -> Markup:
     entries = []
     for p in participants(view):
-        label = "Dúlì (automaton)" if p == view.get("duli") else f"P{p} {ctx.name(p)}"
+        label = "Dúlì (automaton)" if p == view.get("duli") else f"P{p} = {ctx.name(p)}"
         entries.append((rect(0, 0, 20, 20, fill=colour(view, p), stroke="#222"), label))
     entries += [(circle(10, 10, 9, "#ddd"), "trader"), (rect(1, 1, 18, 18, fill="#ddd",
                                                              stroke="#222"), "trading post"),
@@ -186,7 +186,7 @@ def seat_rows(view: dict, ctx: Context) -> tuple[list, list]:
         stock = ", ".join(f"{words(k)} {n}" for k, n in view["stock"][p].items() if n) or "—"
         yard = ", ".join(f"{words(k)} {n}" for k, n in view["yard"][p].items() if n) or "—"
         income = view["income"][p]
-        rows.append([(colour(view, p), f"P{p} {ctx.name(p)}"), view["coins"][p], view["vp"][p],
+        rows.append([(colour(view, p), f"P{p} = {ctx.name(p)}"), view["coins"][p], view["vp"][p],
                      "—" if income is None else income, words(view["provinces"][view["horse"][p]]),
                      view["passes"][p], view["influence"][p], view["supply"][p],
                      view["reserve"][p], view["gifts"][p], stock, yard])
