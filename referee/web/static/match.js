@@ -28,7 +28,10 @@
     const wrap = document.createElement("div");
     live.replaceWith(wrap);
     wrap.appendChild(live);
-    follow(url, wrap, {}, (text) => { $("status").textContent = text; });
+    follow(url, wrap, {}, (text) => {
+      $("status").textContent = text;
+      if (text.startsWith("Finished")) $("replaylink").hidden = false;  // now it can be replayed
+    });
   }
 
   // Replay: buttons, slider, arrow keys and #move=N all load the frame after that move.

@@ -1,0 +1,70 @@
+"""The pages' server side without a browser: replay frames rebuilt from the log agree with the
+live board, the live fragment waits for a change, and only a seat token shows a hand."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import pytest
+
+from arena.web import cross_table
+from tests.api.helpers import auth, create, wait_until
+from tests.web.conftest import GAMES, PLAYERS
+
+
+def _svg(html: str) -> str:
+    return re.search(r"<svg.*</svg>", html, re.S).group(0)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_last_replay_frame_is_the_finished_board(client, game):
+    """Replaying the whole log through the engine gives the board the match ended with."""
+    match = create(client, game, ["builtin:random"] * PLAYERS[game], seed=9)
+    done = wait_until(lambda: (m := client.get(f"/v1/matches/{match['id']}").json)["status"]
+                      != "active" and m, timeout=60)
+    page = client.get(f"/matches/{match['id']}").get_data(as_text=True)
+    frame = client.get(f"/matches/{match['id']}/frame/{done['version']}").get_data(as_text=True)
+    first = client.get(f"/matches/{match['id']}/frame/0").get_data(as_text=True)
+    assert _svg(page) == _svg(frame) != _svg(first)
+
+
+def test_the_live_fragment_waits_for_the_next_version(client):
+    match = create(client, "dschunke", ["remote", "builtin:random", "builtin:random"])
+    token = match["tokens"]["0"]
+    version = client.get(f"/v1/matches/{match['id']}").json["version"]
+    prompt = client.get(f"/v1/matches/{match['id']}/prompt", headers=auth(token)).json
+    answered = {}
+
+    def poll():
+        started = time.monotonic()
+        r = client.get(f"/matches/{match['id']}/board?after={version}")
+        answered.update(version=int(r.headers["X-Version"]), seconds=time.monotonic() - started)
+
+    waiter = threading.Thread(target=poll)
+    waiter.start()
+    time.sleep(0.5)
+    assert not answered  # held: nothing has changed yet
+    client.post(f"/v1/matches/{match['id']}/moves", headers=auth(token),
+                json={"move": prompt["legal_moves"][0]})
+    waiter.join(10)
+    assert answered["version"] > version and answered["seconds"] >= 0.5
+
+
+def test_only_the_seat_token_shows_the_hand(client):
+    match = create(client, "dschunke", ["remote", "remote", "builtin:random"])
+    url = f"/matches/{match['id']}/board"
+    spectator = client.get(url).get_data(as_text=True)
+    seat0 = client.get(url, headers=auth(match["tokens"]["0"])).get_data(as_text=True)
+    assert 'id="hand"' in seat0 and "Your goods cards" in seat0
+    assert 'id="hand"' not in spectator
+    assert client.get(url, headers=auth("st_wrong")).status_code == 403
+
+
+def test_cross_table_counts_each_pair_by_rank():
+    results = [{"entrants": ["a", "b", "c"], "ranks": [1, 2, 2]},
+               {"entrants": ["b", "c", "a"], "ranks": [1, 3, 2]}]
+    cells = cross_table(["a", "b", "c"], results)
+    assert cells[("a", "b")] == [1, 1, 0] and cells[("b", "c")] == [1, 0, 1]
+    assert cells[("c", "a")] == [0, 2, 0]
