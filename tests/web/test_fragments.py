@@ -31,9 +31,10 @@ def test_the_last_replay_frame_is_the_finished_board(client, game):
 
 
 def test_the_live_fragment_waits_for_the_next_version(client):
-    match = create(client, "dschunke", ["remote", "builtin:random", "builtin:random"])
-    token = match["tokens"]["0"]
+    match = create(client, "dschunke", ["remote"] * 3)  # nothing moves but what we send
     version = client.get(f"/v1/matches/{match['id']}").json["version"]
+    token = next(t for t in match["tokens"].values()
+                 if client.get(f"/v1/matches/{match['id']}/prompt", headers=auth(t)).json["must_act"])
     prompt = client.get(f"/v1/matches/{match['id']}/prompt", headers=auth(token)).json
     answered = {}
 
