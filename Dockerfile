@@ -9,4 +9,4 @@ COPY clients ./clients
 COPY seeds ./seeds
 RUN pip install -e .
 EXPOSE 8000
-CMD ["gunicorn", "-w", "4", "-k", "gthread", "--threads", "16", "-b", "0.0.0.0:8000", "referee.api:create_app()"]
+CMD ["gunicorn", "-w", "4", "-k", "gthread", "--threads", "16", "-b", "0.0.0.0:8000", "referee.root:create_app()"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import current_app, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -11,9 +11,9 @@ from arena.ratings import standings
 from arena.schemas import (ArenaMatchCreateSchema, BotCreatedSchema, BotCreateSchema,
                            BotListSchema, BotSchema, LeaderboardSchema, TournamentCreateSchema,
                            TournamentListSchema, TournamentSchema)
-from referee.api.context import service
-from referee.api.matches import created_body
-from referee.api.schemas import MatchCreatedSchema, ProblemSchema
+from referee.service.records import created_body
+from referee.service.schemas import MatchCreatedSchema, ProblemSchema
+from referee.service.credentials import parse_bearer
 
 bots_blp = Blueprint("bots", __name__, url_prefix="/v1/bots",
                      description="Bots that play over HTTP (bot protocol v1).")
@@ -27,9 +27,14 @@ protocol_blp = Blueprint("bot_protocol", __name__, url_prefix="/v1/bot-protocol"
                          description="The protocol bots implement, as its own OpenAPI document.")
 
 
+def service():
+    """The MatchService this app serves (the root keeps it in `app.extensions`)."""
+    return current_app.extensions["referee"]
+
+
 def arena():
-    """The arena of this app's service."""
-    return service().arena
+    """The arena attached to this app's service."""
+    return service().extensions["arena"]
 
 
 @bots_blp.route("")
@@ -37,12 +42,16 @@ class Bots(MethodView):
     @bots_blp.arguments(BotCreateSchema)
     @bots_blp.response(201, BotCreatedSchema)
     @bots_blp.alt_response(422, schema=ProblemSchema, description="bot.rejected: a URL that is "
-                           "not http(s), a failed health check, unknown games")
+                           "not http(s), a failed health check, unknown games; "
+                           "bot.url_refused: the host resolves to an internal address")
     def post(self, body):
         """Register a bot
 
-        We call its `GET /` first: it must answer `{"apiversion": "1", …}`. Returns the bot's
-        id and the secret our requests to it are signed with (shown only here).
+        Its host must resolve to public addresses only (internal ones need the service's
+        REFEREE_BOT_ALLOW setting; the embedded default allows loopback); that address is
+        pinned for every later call. We call its `GET /` first: it must answer
+        `{"apiversion": "1", …}`. Returns the bot's id and the secret our requests to it are
+        signed with (shown only here).
         """
         bots = arena().bots
         bot = bots.register(body["name"], body["url"], body["games"], body["owner"],
@@ -70,11 +79,30 @@ class BotDetail(MethodView):
         return bots.public(bots.get(bot_id))
 
 
+@bots_blp.route("/<bot_id>/enable")
+class BotEnable(MethodView):
+    @bots_blp.response(200, BotSchema)
+    @bots_blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
+    @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    def post(self, bot_id):
+        """Re-enable a disabled bot
+
+        Who may call: the bot's owner, proven (until accounts exist) by the bot's signing
+        secret as `Authorization: Bearer <secret>`. A bot is disabled after failing several
+        matches in a row; this clears that and its failed-match count.
+        """
+        bots = arena().bots
+        bots.enable(bot_id, parse_bearer(request.headers.get("Authorization")))
+        return bots.public(bots.get(bot_id))
+
+
 @arena_blp.route("/matches")
 class ArenaMatches(MethodView):
     @arena_blp.arguments(ArenaMatchCreateSchema)
     @arena_blp.response(201, MatchCreatedSchema)
     @arena_blp.alt_response(422, schema=ProblemSchema)
+    @arena_blp.alt_response(409, schema=ProblemSchema, description="bot.disabled")
     def post(self, body):
         """Queue a match between bots
 

@@ -17,16 +17,14 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from arena.bots import BotRegistry
-from arena.driver import BotDriver
+from arena.plugin import arena_plugin
 from arena.service import Arena
 from referee.core.playout import random_playout
+from referee.root import build_service
 from referee.service import runner
 from referee.service.config import Settings
-from referee.service.connection import connect
 from referee.service.context import registry_for
-from referee.service.matches import MatchService
-from referee.service.store import MatchStore
+from referee.service.store import MatchStatus
 
 
 class JsonBotHandler(BaseHTTPRequestHandler):
@@ -70,11 +68,9 @@ def start_bot() -> str:
     return f"http://127.0.0.1:{server.server_port}"
 
 
-def _arena(redis_url: str | None, prefix: str) -> Arena:
-    store = MatchStore(connect(redis_url), prefix)
-    service = MatchService(store, registry_for(Settings(redis_url=redis_url)),
-                           drivers={"bot": BotDriver(BotRegistry(store.redis, prefix))})
-    return Arena(service, inline=True).install()
+def _arena(settings: Settings, queued: bool = False) -> Arena:
+    """The arena of a service built by the root; matches finish inline in this process."""
+    return build_service(settings, [arena_plugin(inline=True, loopback=True)], queued).extensions["arena"]
 
 
 def _run_matches(arena: Arena, game: str, seats: list, count: int) -> tuple[int, float]:
@@ -90,7 +86,7 @@ def _run_matches(arena: Arena, game: str, seats: list, count: int) -> tuple[int,
 def per_move(game: str, players: int, matches: int, redis_url: str | None) -> dict:
     """Microseconds per move: the bare engine, the runner with builtin bots, HTTP bots."""
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
-    arena = _arena(redis_url, prefix)
+    arena = _arena(Settings(redis_url=redis_url, key_prefix=prefix))
     start, engine_moves = time.perf_counter(), 0
     for seed in range(matches):
         engine_moves += len(random_playout(arena.service.games.get(game), players, None, seed)[2])
@@ -112,13 +108,9 @@ def per_move(game: str, players: int, matches: int, redis_url: str | None) -> di
 def matches_per_second(game: str, players: int, matches: int, workers: int, redis_url: str,
                        use_http: bool) -> float:
     """Queue `matches` on `workers` worker processes; matches finished per second."""
-    from referee.service.context import JobQueue
-
     prefix, queue = f"bench-{uuid.uuid4().hex[:8]}", f"bench-{uuid.uuid4().hex[:8]}"
-    settings = Settings(redis_url=redis_url, key_prefix=prefix, queue_name=queue)
-    arena = _arena(redis_url, prefix)
-    jobs = JobQueue(settings)
-    arena.service.enqueue = jobs.enqueue_advance
+    arena = _arena(Settings(redis_url=redis_url, key_prefix=prefix, queue_name=queue),
+                   queued=True)
     seats = ["builtin:random"] * players
     if use_http:
         url = start_bot()
@@ -133,7 +125,7 @@ def matches_per_second(game: str, players: int, matches: int, workers: int, redi
         start = time.perf_counter()
         ids = [arena.create_match(game, seats, None, s, rated=False).meta.id
                for s in range(matches)]
-        while any(arena.service.store.live(m).status == "active" for m in ids):
+        while any(arena.service.store.live(m).status == MatchStatus.ACTIVE for m in ids):
             time.sleep(0.01)
         rate = matches / (time.perf_counter() - start)
     finally:

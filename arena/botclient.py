@@ -1,56 +1,159 @@
-"""Calling bots over HTTP: keep-alive sessions, signed requests, time and size limits.
+"""Calling bots over HTTP: keep-alive connections to pinned addresses, signed requests, one
+absolute deadline per call, a size limit, strict JSON.
 
-Every failure becomes a reason code, never an exception the match would die of:
-bot.timeout, bot.unreachable, bot.http_error, bot.bad_response.
+Every failure becomes a short record, never an exception the match would die of:
+bot.timeout, bot.unreachable, bot.http_error (with the status), bot.bad_response. A record
+holds only our own words: nothing the bot sent. The first bytes of what it sent go to
+`Reply.private`, which only the bot's owner may see (see BotRegistry).
+
+The deadline covers connect, send and receive together. http.client's socket timeout is per
+recv, so a bot dripping one byte at a time would never time out; our sockets re-arm their
+timeout to what is left before every recv and send (status line and headers included), and
+fail at once when nothing is left.
 """
 
 from __future__ import annotations
 
 import http.client
 import json
+import math
 import socket
+import ssl
 import threading
 import time
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
+from arena import strictjson
+from arena.netguard import Target
 from arena.protocol import sign
 
 MAX_RESPONSE_BYTES = 256 * 1024
 """Bot answers larger than this are bad responses (a move is a small object)."""
 
 CONNECT_TIMEOUT = 2.0
-"""Seconds to open a connection to a bot (counted within the move's time, too)."""
+"""Seconds to open a connection to a bot (counted within the call's deadline, too)."""
 
-
-class InvalidBotUrl(ValueError):
-    """A bot URL we will not call."""
-
-
-def check_url(url: str) -> str:
-    """The URL without a trailing slash; raises InvalidBotUrl unless it is http(s) with a host."""
-    if not isinstance(url, str):
-        raise InvalidBotUrl("a bot URL must be a string")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidBotUrl(f"a bot URL must be http:// or https:// with a host, got {url!r}")
-    return url.rstrip("/")
+PRIVATE_BYTES = 300
+"""How much of a bot's failing answer is kept for its owner."""
 
 
 @dataclass
 class Reply:
-    """A bot's answer: the JSON body, or a failure code with details; and the latency."""
+    """A bot's answer: the JSON body, or a failure record; the latency; and `private`, what
+    the bot sent with a failure (for its owner only, never in a public record)."""
 
     body: object = None
     failure: dict | None = None
     latency_ms: float = 0.0
+    private: dict | None = None
+    answered: bool = False  # an HTTP status line arrived (the far end speaks HTTP)
+
+
+class _Deadline:
+    """Socket methods that re-arm the timeout to what is left of `deadline` each time."""
+
+    deadline = math.inf
+
+    def _arm(self) -> None:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the call's deadline has passed")
+        self.settimeout(left)
+
+    def recv_into(self, *args, **kwargs):
+        self._arm()
+        return super().recv_into(*args, **kwargs)
+
+    def recv(self, *args, **kwargs):
+        self._arm()
+        return super().recv(*args, **kwargs)
+
+    def sendall(self, *args, **kwargs):
+        self._arm()
+        return super().sendall(*args, **kwargs)
+
+    def send(self, *args, **kwargs):
+        self._arm()
+        return super().send(*args, **kwargs)
+
+
+class _DeadlineSocket(_Deadline, socket.socket):
+    pass
+
+
+class _DeadlineSSLSocket(_Deadline, ssl.SSLSocket):
+    pass
+
+
+_tls = ssl.create_default_context()
+_tls.sslsocket_class = _DeadlineSSLSocket
+
+
+class _Connection(http.client.HTTPConnection):
+    """An HTTP/1.1 connection to the target's pinned address, with the URL's host as Host."""
+
+    def __init__(self, target: Target):
+        super().__init__(target.host, target.port)
+        self.target = target
+        self.default_port = 443 if target.scheme == "https" else 80
+        self.deadline = math.inf
+
+    def connect(self):
+        """Open (and for https, wrap) a deadline socket to the first pinned address that
+        answers."""
+        t = self.target
+        sock = self._dial()
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if t.scheme == "https":
+                # CPython bounds the whole handshake by the timeout set here
+                sock.settimeout(max(0.001, self.deadline - time.monotonic()))
+                sock = _tls.wrap_socket(sock, server_hostname=t.host)
+        except BaseException:
+            sock.close()
+            raise
+        sock.deadline = self.deadline
+        self.sock = sock
+
+    def _dial(self) -> socket.socket:
+        """A connected socket to one of the pinned addresses, tried in order in the time
+        left; the last error if none connects."""
+        error = None
+        for address in self.target.addresses:
+            family = socket.AF_INET6 if ":" in address else socket.AF_INET
+            sock = _DeadlineSocket(family, socket.SOCK_STREAM)
+            try:
+                left = self.deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("the call's deadline has passed")
+                sock.settimeout(min(CONNECT_TIMEOUT, left))
+                sock.connect((address, self.target.port))
+                return sock
+            except OSError as err:
+                sock.close()
+                error = err
+                if isinstance(err, TimeoutError) and self.deadline <= time.monotonic():
+                    break
+        raise error
+
+    def arm(self, deadline: float) -> None:
+        """Give this call's deadline to the connection (and its socket, if open)."""
+        self.deadline = deadline
+        if self.sock is not None:
+            self.sock.deadline = deadline
+
+    def getresponse(self):
+        """As http.client's, with the socket carrying the deadline first."""
+        if self.sock is not None:
+            self.sock.deadline = self.deadline
+        return super().getresponse()
 
 
 _local = threading.local()
 
 
-def _connection(parts, timeout_s: float):
-    """This thread's keep-alive connection to the bot's host (opened on first use).
+def _connection(target: Target) -> tuple[_Connection, tuple]:
+    """This thread's keep-alive connection to the target (opened on first use).
 
     Plain http.client rather than requests on this hot path: requests costs ~0.5 ms a call
     on loopback, http.client ~0.2 ms (measured with the bench bot).
@@ -58,11 +161,10 @@ def _connection(parts, timeout_s: float):
     pool = getattr(_local, "pool", None)
     if pool is None:
         pool = _local.pool = {}
-    key = (parts.scheme, parts.hostname, parts.port)
+    key = (target.scheme, target.host, target.port, target.addresses)
     conn = pool.get(key)
     if conn is None:
-        cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        conn = pool[key] = cls(parts.hostname, parts.port, timeout=min(CONNECT_TIMEOUT, timeout_s))
+        conn = pool[key] = _Connection(target)
     return conn, key
 
 
@@ -72,52 +174,60 @@ def _drop(key) -> None:
         conn.close()
 
 
-def call(url: str, path: str, payload: dict | None, secret: str | None, timeout_s: float) -> Reply:
-    """POST `payload` (or GET when None) to the bot; never raises for the bot's faults."""
+class _Failure(Exception):
+    def __init__(self, record: dict, private: dict | None = None):
+        super().__init__(record["code"])
+        self.record, self.private = record, private
+
+
+def call(target: Target, path: str, payload: dict | None, secret: str | None,
+         timeout_s: float) -> Reply:
+    """POST `payload` (or GET when None) to the bot within `timeout_s` from now, all told;
+    never raises for the bot's faults."""
     body = json.dumps(payload, separators=(",", ":")).encode() if payload is not None else None
     headers = {"Content-Type": "application/json", "User-Agent": "referee-arena/1"}
     if secret and body is not None:
         headers.update(sign(secret, body))
-    parts = urlsplit(url)
-    target = (parts.path.rstrip("/") or "") + path
-    start = time.perf_counter()
+    start = time.monotonic()
+    deadline = start + timeout_s
+    limit_ms = round(timeout_s * 1000)
+    answered = []
     try:
-        status, data = _exchange(parts, "GET" if body is None else "POST", target, body,
-                                 headers, start + timeout_s)
+        status, data = _exchange(target, "GET" if body is None else "POST",
+                                 (target.path + path) or "/", body, headers, deadline, answered)
     except _Failure as failure:
-        return Reply(failure=failure.record, latency_ms=_ms(start))
+        return Reply(failure=failure.record, private=failure.private, latency_ms=_ms(start),
+                     answered=bool(answered))
     except (TimeoutError, socket.timeout):
-        return Reply(failure={"code": "bot.timeout", "limit_ms": round(timeout_s * 1000)},
-                     latency_ms=_ms(start))
+        return Reply(failure={"code": "bot.timeout", "limit_ms": limit_ms},
+                     latency_ms=_ms(start), answered=bool(answered))
     except (OSError, http.client.HTTPException) as err:
-        return Reply(failure={"code": "bot.unreachable", "error": type(err).__name__,
-                              "detail": str(err)[:300]}, latency_ms=_ms(start))
+        return Reply(failure={"code": "bot.unreachable"}, private={"error": type(err).__name__},
+                     latency_ms=_ms(start), answered=bool(answered))
+    except Exception as err:  # whatever else reading its answer raised: the bot's, not ours
+        return Reply(failure={"code": "bot.bad_response", "detail": "the answer cannot be read"},
+                     private={"error": type(err).__name__}, latency_ms=_ms(start),
+                     answered=bool(answered))
     latency = _ms(start)
     if latency > timeout_s * 1000:
-        return Reply(failure={"code": "bot.timeout", "limit_ms": round(timeout_s * 1000),
-                              "latency_ms": round(latency, 1)}, latency_ms=latency)
+        return Reply(failure={"code": "bot.timeout", "limit_ms": limit_ms},
+                     latency_ms=latency, answered=True)
     if not 200 <= status < 300:
-        return Reply(failure={"code": "bot.http_error", "status": status,
-                              "body": data[:300].decode("utf-8", "replace")}, latency_ms=latency)
+        return Reply(failure={"code": "bot.http_error", "status": status},
+                     private=_excerpt(data), latency_ms=latency, answered=True)
     return _parse(data, latency)
 
 
-class _Failure(Exception):
-    def __init__(self, record: dict):
-        super().__init__(record["code"])
-        self.record = record
-
-
-def _exchange(parts, method, target, body, headers, deadline):
+def _exchange(target, method, url_path, body, headers, deadline, answered):
     """Send one request on a kept-alive connection; retry once if a reused one was stale."""
     for attempt in (0, 1):
-        conn, key = _connection(parts, deadline - time.perf_counter())
+        conn, key = _connection(target)
         reused = conn.sock is not None
         try:
-            return _request(conn, method, target or "/", body, headers, deadline)
+            return _request(conn, method, url_path, body, headers, deadline, answered)
         except (ConnectionError, http.client.RemoteDisconnected, http.client.BadStatusLine):
             _drop(key)
-            if not reused or attempt:
+            if not reused or attempt or answered:
                 raise
         except BaseException:
             _drop(key)
@@ -125,43 +235,44 @@ def _exchange(parts, method, target, body, headers, deadline):
     raise AssertionError("unreachable")
 
 
-def _request(conn, method, target, body, headers, deadline):
-    if conn.sock is None:
-        conn.timeout = max(0.001, min(CONNECT_TIMEOUT, deadline - time.perf_counter()))
-        conn.connect()
-        conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    conn.sock.settimeout(max(0.001, deadline - time.perf_counter()))
-    conn.request(method, target, body=body, headers=headers)
+def _request(conn, method, url_path, body, headers, deadline, answered):
+    conn.arm(deadline)
+    conn.request(method, url_path, body=body, headers=headers)
     response = conn.getresponse()
-    data = _read_limited(response, deadline)
+    answered.append(response.status)
+    data = _read_limited(response)
     if response.will_close:
         conn.close()
     return response.status, data
 
 
-def _read_limited(response, deadline: float) -> bytes:
-    """The body, refusing more than MAX_RESPONSE_BYTES or reading past the deadline."""
+def _read_limited(response) -> bytes:
+    """The body, refusing more than MAX_RESPONSE_BYTES (the socket enforces the deadline)."""
     chunks, size = [], 0
     while True:
         chunk = response.read(65536)  # read(), not read1(): only read() ends the response
         if not chunk:
             return b"".join(chunks)
         size += len(chunk)
-        if size > MAX_RESPONSE_BYTES:
-            raise _Failure({"code": "bot.bad_response",
-                            "detail": f"response larger than {MAX_RESPONSE_BYTES} bytes"})
-        if time.perf_counter() > deadline:
-            raise socket.timeout("response still arriving at the deadline")
         chunks.append(chunk)
+        if size > MAX_RESPONSE_BYTES:
+            raise _Failure({"code": "bot.bad_response", "detail": "the answer is larger than "
+                            f"{MAX_RESPONSE_BYTES} bytes"}, _excerpt(chunks[0]))
 
 
 def _parse(data: bytes, latency: float) -> Reply:
     try:
-        return Reply(body=json.loads(data), latency_ms=latency)
-    except (ValueError, UnicodeDecodeError):
-        return Reply(failure={"code": "bot.bad_response", "detail": "the body is not JSON",
-                              "body": data[:300].decode("utf-8", "replace")}, latency_ms=latency)
+        return Reply(body=strictjson.loads(data), latency_ms=latency, answered=True)
+    except Exception as err:  # BadJson, and anything else: the bot's answer, the bot's fault
+        reason = str(err) if isinstance(err, strictjson.BadJson) else "the body is not JSON"
+        return Reply(failure={"code": "bot.bad_response", "detail": reason},
+                     private=_excerpt(data), latency_ms=latency, answered=True)
+
+
+def _excerpt(data: bytes) -> dict:
+    """The first bytes of what a bot sent, as text, for its owner."""
+    return {"body": data[:PRIVATE_BYTES].decode("utf-8", "replace")}
 
 
 def _ms(start: float) -> float:
-    return (time.perf_counter() - start) * 1000
+    return (time.monotonic() - start) * 1000

@@ -1,28 +1,57 @@
-"""Registered bots in Redis: identity, signing secret, and health figures."""
+"""Registered bots in Redis: identity, signing secret, pinned addresses, and health figures.
+
+Health is public (`GET /v1/bots`): counts, latencies, and the last error as a code with its
+match and version. What a bot sent with a failure (the first bytes of its body, the rule's
+message about its illegal move) is its owner's only: it is kept apart, under
+`<prefix>:bot:<id>:private`, and read with `BotRegistry.private`, never by `public`.
+"""
 
 from __future__ import annotations
 
+import hmac
 import json
 import secrets
 import time
 
-from arena.botclient import InvalidBotUrl, call, check_url
+from arena import botclient
+from arena.botclient import Reply
+from arena.botslots import CallSlots, max_calls_setting
+from arena.botstanding import Standing, disable_after_setting
 from arena.errors import BotNotFound, BotRejected
+from arena.netguard import AddressPolicy, InvalidBotUrl, Target, UrlRefused, check_address, \
+    policy_for, resolve, split_url
 from arena.protocol import API_VERSION
+from referee.service.errors import InvalidToken, MissingToken
 
 HEALTH_TIMEOUT_S = 5.0
 LATENCY_SAMPLES = 1000
 FAILURE_KINDS = {"bot.timeout": "timeouts", "bot.unreachable": "crashes",
                  "bot.http_error": "crashes", "bot.bad_response": "bad_responses",
-                 "bot.illegal_move": "illegal_moves", "bot.stalling": "stalls"}
+                 "bot.illegal_move": "illegal_moves", "bot.stalling": "stalls",
+                 "bot.url_refused": "crashes", "bot.disabled": "other"}
 """Which health counter each failure code counts towards."""
+
+PUBLIC_FAILURE_KEYS = ("code", "status", "phase", "limit_ms", "detail", "moves_in_a_row",
+                       "limit")
+"""What of a failure record anyone may read in a bot's health; the rest is the owner's."""
 
 
 class BotRegistry:
     """Bots under `<prefix>:bot:<id>`; stats in a hash, latencies in a capped list."""
 
-    def __init__(self, redis, prefix: str):
+    def __init__(self, redis, prefix: str, policy: AddressPolicy | None = None,
+                 max_calls: int | None = None, disable_after: int | None = None):
+        """`policy` says which addresses bots may have; by default only public ones plus
+        $REFEREE_BOT_ALLOW (whoever builds the registry for the embedded default passes
+        one that allows loopback). `max_calls` caps each bot's calls in flight (default
+        $REFEREE_BOT_MAX_CALLS or 8); `disable_after` failed matches in a row disable a bot
+        (default $REFEREE_BOT_DISABLE_AFTER or 5)."""
         self.redis, self.prefix = redis, prefix
+        self.policy = policy if policy is not None else policy_for(embedded=False)
+        self.slots = CallSlots(redis, lambda b: self._key(b, "calls"),
+                               max_calls if max_calls is not None else max_calls_setting())
+        self.standing = Standing(redis, self._key, disable_after if disable_after is not None
+                                 else disable_after_setting())
         self._cache: dict[str, dict] = {}  # bot records never change once registered
 
     def _key(self, bot_id: str, part: str = "") -> str:
@@ -30,12 +59,15 @@ class BotRegistry:
 
     def register(self, name: str | None, url: str, games: list, owner: str | None,
                  known_games) -> dict:
-        """Health-check `GET /` and store the bot; returns it with its secret."""
+        """Resolve and check the address, health-check `GET /`, and store the bot with the
+        address pinned; returns it with its secret. Raises UrlRefused, BotRejected."""
         try:
-            url = check_url(url)
+            split_url(url)
         except InvalidBotUrl as err:
             raise BotRejected(str(err), reason="url") from err
-        info = health_check(url)
+        url = url.rstrip("/")
+        target = resolve(url, self.policy)
+        info = health_check(target)
         claimed = info.get("games")
         unknown = [g for g in games if g not in known_games]
         if unknown:
@@ -44,9 +76,10 @@ class BotRegistry:
         if isinstance(claimed, list) and claimed and not set(games) <= set(claimed):
             raise BotRejected(f"the bot says it plays {claimed}, not all of {games}",
                               reason="games")
-        bot = {"id": "b" + secrets.token_hex(6), "name": name or str(info.get("name") or url),
-               "url": url, "games": list(games), "owner": owner or "",
-               "author": str(info.get("author", "")), "info": info,
+        bot = {"id": "b" + secrets.token_hex(6),
+               "name": name or str(info.get("name") or url)[:200],
+               "url": url, **target.pin(), "games": list(games), "owner": owner or "",
+               "author": str(info.get("author", ""))[:200], "info": _described(info),
                "registered_at": time.time(),
                "secret": "bs_" + secrets.token_urlsafe(32)}  # never starts with "-"
         pipe = self.redis.pipeline()
@@ -76,20 +109,63 @@ class BotRegistry:
         return list(self.redis.zrange(f"{self.prefix}:bots", 0, -1))
 
     def public(self, bot: dict) -> dict:
-        """The bot as others may see it: no secret, plus its health figures."""
-        return {k: v for k, v in bot.items() if k != "secret"} | {"health": self.health(bot["id"])}
+        """The bot as others may see it: no secret, no pinned address, its health figures."""
+        hidden = ("secret", "addresses")
+        return {k: v for k, v in bot.items() if k not in hidden} | \
+            {"health": self.health(bot["id"])}
+
+    def private(self, bot_id: str) -> dict:
+        """The owner's view of the last failure: everything the bot sent with it (its first
+        bytes) and the full record. Only the bot's owner may be shown this."""
+        raw = self.redis.get(self._key(bot_id, "private"))
+        return {"last_error": json.loads(raw) if raw else None}
+
+    # -- calling ---------------------------------------------------------------------------
+
+    def target(self, bot: dict) -> Target:
+        """Where to call the bot: its pinned addresses, checked against today's policy (a bot
+        stored without any is resolved now). Raises UrlRefused."""
+        if not bot.get("addresses"):
+            return resolve(bot["url"], self.policy)
+        scheme, host, port, path = split_url(bot["url"])
+        target = Target(scheme, host, port, tuple(bot["addresses"]), path)
+        check_address(target.addresses, self.policy)
+        return target
+
+    def call(self, bot: dict, path: str, payload: dict | None, timeout_s: float) -> Reply:
+        """Call the bot at its pinned address, signed with its secret, holding one of its
+        call slots; never raises for the bot's faults (a refused address is the failure
+        bot.url_refused; no free slot within the deadline, bot.timeout)."""
+        start = time.monotonic()
+        try:
+            target = self.target(bot)
+        except (UrlRefused, InvalidBotUrl):
+            return Reply(failure={"code": "bot.url_refused"})
+        token = self.slots.acquire(bot["id"], start + timeout_s)
+        if token is None:
+            return Reply(failure={"code": "bot.timeout", "limit_ms": round(timeout_s * 1000),
+                                  "detail": "every call slot of the bot stayed busy"},
+                         latency_ms=(time.monotonic() - start) * 1000)
+        try:
+            waited = time.monotonic() - start
+            reply = botclient.call(target, path, payload, bot.get("secret"), timeout_s - waited)
+        finally:
+            self.slots.release(bot["id"], token)
+        reply.latency_ms += waited * 1000
+        return reply
 
     # -- health figures -------------------------------------------------------------------
 
     def record_move(self, bot_id: str, latency_ms: float, failure: dict | None,
-                    match_id: str, version: int) -> None:
-        """Count one request to the bot: its latency and, if it failed, why."""
+                    match_id: str, version: int, private: dict | None = None) -> None:
+        """Count one request to the bot: its latency and, if it failed, why (`private`:
+        what it sent, kept for its owner)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.hincrby(self._key(bot_id, "stats"), "moves", 1)
         pipe.lpush(self._key(bot_id, "lat"), round(latency_ms, 3))
         pipe.ltrim(self._key(bot_id, "lat"), 0, LATENCY_SAMPLES - 1)
         if failure is not None:
-            self._failure(pipe, bot_id, failure, match_id, version)
+            self._failure(pipe, bot_id, failure, match_id, version, private)
         pipe.execute()
 
     def record_failure(self, bot_id: str, failure: dict, match_id: str, version: int) -> None:
@@ -98,15 +174,36 @@ class BotRegistry:
         self._failure(pipe, bot_id, failure, match_id, version)
         pipe.execute()
 
-    def _failure(self, pipe, bot_id, failure, match_id, version) -> None:
+    def _failure(self, pipe, bot_id, failure, match_id, version, private=None) -> None:
+        """The public last error keeps the code and our own figures; the full record and
+        what the bot sent go to the owner-only key."""
+        where = {"match": match_id, "version": version, "at": time.time(),
+                 "log": f"/v1/matches/{match_id}/log"}
+        public = {k: failure[k] for k in PUBLIC_FAILURE_KEYS if k in failure}
+        if isinstance(failure.get("error"), dict) and "code" in failure["error"]:
+            public["error"] = {"code": failure["error"]["code"]}
         pipe.hincrby(self._key(bot_id, "stats"), FAILURE_KINDS.get(failure["code"], "other"), 1)
-        pipe.set(self._key(bot_id, "last_error"), json.dumps({
-            **failure, "match": match_id, "version": version, "at": time.time(),
-            "log": f"/v1/matches/{match_id}/log"}))
+        pipe.set(self._key(bot_id, "last_error"), json.dumps({**public, **where}))
+        pipe.set(self._key(bot_id, "private"), json.dumps(
+            {**failure, **where, **({"sent": private} if private else {})}))
 
-    def record_match(self, bot_id: str) -> None:
-        """Count a finished match the bot played."""
+    def record_match(self, bot_id: str, forfeit: dict | None = None) -> None:
+        """Count a finished match the bot played; `forfeit`, its seat's forfeit record if it
+        forfeited (failed matches in a row disable the bot)."""
         self.redis.hincrby(self._key(bot_id, "stats"), "matches", 1)
+        self.standing.match_ended(bot_id, forfeit)
+
+    def enable(self, bot_id: str, secret: str | None) -> dict:
+        """Re-enable a disabled bot; `secret` must be the bot's own (until accounts exist,
+        its signing secret is what proves ownership). Raises BotNotFound, MissingToken,
+        InvalidToken."""
+        bot = self.get(bot_id)
+        if not secret:
+            raise MissingToken("re-enabling a bot needs 'Authorization: Bearer <bot secret>'")
+        if not hmac.compare_digest(secret.encode(), bot["secret"].encode()):
+            raise InvalidToken("that is not this bot's secret")
+        self.standing.enable(bot_id)
+        return bot
 
     def health(self, bot_id: str) -> dict:
         """Matches, moves, failures by kind, latency p50/p95, and the last error."""
@@ -118,20 +215,41 @@ class BotRegistry:
         figures["latency_ms"] = {"p50": _pct(samples, 0.50), "p95": _pct(samples, 0.95),
                                  "samples": len(samples)}
         figures["last_error"] = json.loads(last) if last else None
-        return figures
+        return {**figures, **self.standing.figures(bot_id),
+                "calls_in_flight": self.slots.in_flight(bot_id)}
 
 
-def health_check(url: str) -> dict:
-    """`GET /` of the bot: it must answer JSON with apiversion 1; returns that JSON."""
-    reply = call(url, "/", None, None, HEALTH_TIMEOUT_S)
-    if reply.failure is not None:
-        raise BotRejected(f"the bot's GET / failed: {reply.failure['code']}",
-                          reason="health", failure=reply.failure)
+def health_check(target: Target) -> dict:
+    """`GET /` of the bot: it must answer JSON with apiversion 1; returns that JSON.
+
+    The refusal carries only a code, never what the far end sent; and anything short of an
+    HTTP answer (refused, reset, silent, not HTTP) is `bot.unreachable`, so a closed port and
+    an open one that is not a bot look alike to whoever registers.
+    """
+    reply = botclient.call(target, "/", None, None, HEALTH_TIMEOUT_S)
+    failure = reply.failure
+    if failure is not None:
+        if not reply.answered or failure["code"] in ("bot.timeout", "bot.unreachable"):
+            failure = {"code": "bot.unreachable"}
+        failure = {k: failure[k] for k in ("code", "status", "detail") if k in failure}
+        raise BotRejected(f"the bot's GET / failed: {failure['code']}", reason="health",
+                          failure=failure)
     info = reply.body
     if not isinstance(info, dict) or str(info.get("apiversion")) != API_VERSION:
-        raise BotRejected(f"the bot's GET / must answer JSON with \"apiversion\": "
-                          f"\"{API_VERSION}\", got {str(info)[:200]}", reason="health")
+        raise BotRejected(f"the bot's GET / must answer a JSON object with \"apiversion\": "
+                          f"\"{API_VERSION}\"", reason="health")
     return info
+
+
+def _described(info: dict) -> dict:
+    """What we keep (and list publicly) of a bot's `GET /`: the protocol's fields, short."""
+    kept = {k: info[k] for k in ("apiversion", "name", "author", "version") if k in info}
+    kept = {k: v if isinstance(v, (int, float, bool)) or v is None else str(v)[:200]
+            for k, v in kept.items()}
+    games = info.get("games")
+    if isinstance(games, list):
+        kept["games"] = [str(g)[:100] for g in games[:50]]
+    return kept
 
 
 def _pct(samples: list, q: float):

@@ -7,7 +7,8 @@ import json
 import sys
 
 from arena.offline import offline_arena, run_to_end, seat_for
-from referee.api.matches import to_jsonl
+from referee.service.defaults import MATCH_LIMITS, TOURNAMENT
+from referee.service.records import to_jsonl
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -15,10 +16,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot", action="append", required=True, dest="bots",
                         help="a bot URL, or builtin:random; repeat once per seat/entrant")
     parser.add_argument("--options", default="{}", help="match options as JSON")
-    parser.add_argument("--move-ms", type=int, default=1000)
-    parser.add_argument("--bank-ms", type=int, default=10_000)
-    parser.add_argument("--start-ms", type=int, default=5000)
-    parser.add_argument("--strikes", type=int, default=0)
+    parser.add_argument("--move-ms", type=int, default=MATCH_LIMITS["move_ms"])
+    parser.add_argument("--bank-ms", type=int, default=MATCH_LIMITS["bank_ms"])
+    parser.add_argument("--start-ms", type=int, default=MATCH_LIMITS["start_ms"])
+    parser.add_argument("--strikes", type=int, default=MATCH_LIMITS["strikes"])
 
 
 def _limits(args) -> dict:
@@ -64,10 +65,12 @@ def tournament(argv) -> None:
     parser = argparse.ArgumentParser(prog="referee tournament", description=tournament.__doc__)
     _common(parser)
     parser.add_argument("--players", type=int)
-    parser.add_argument("--seeds", type=int, default=2, help="seeds per table")
+    parser.add_argument("--seeds", type=int, default=TOURNAMENT["seeds_per_table"],
+                        help="seeds per table")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed")
     parser.add_argument("--seatings", choices=["rotations", "permutations"],
-                        default="rotations", help="each table in its rotations or every order")
+                        default=TOURNAMENT["seatings"],
+                        help="each table in its rotations or every order")
     parser.add_argument("--out", help="write the standings and results as JSON here")
     args = parser.parse_args(argv)
     arena = offline_arena()

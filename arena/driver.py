@@ -7,7 +7,9 @@ taken from the bank. Failures come back as codes for the runner's failure policy
 
 from __future__ import annotations
 
-from arena.botclient import call
+import json
+
+from arena.botclient import PRIVATE_BYTES
 from arena.bots import BotRegistry
 from arena.limits import DEFAULTS
 from arena.protocol import API_VERSION
@@ -23,11 +25,12 @@ class BotDriver:
         self._started: set = set()  # (match, seat) pairs this process knows were started
 
     def validate(self, ref: str) -> None:
-        """Raise InvalidSeats unless the bot is registered."""
+        """Raise InvalidSeats unless the bot is registered, BotDisabled if it is disabled."""
         try:
             self.bots.get(ref)
         except Exception as err:
             raise InvalidSeats(f"no registered bot {ref!r}", bot=ref) from err
+        self.bots.standing.check(ref)
 
     def describe(self, ref: str) -> dict:
         """The seat's public description: the bot's name and id."""
@@ -44,11 +47,13 @@ class BotDriver:
             if failure is not None:
                 return Choice(failure=failure, clock_ms=bank)
         budget_ms = limits["move_ms"] + bank
-        reply = call(bot["url"], "/move", self._move_payload(turn, limits, bank, budget_ms),
-                     bot["secret"], budget_ms / 1000)
+        reply = self.bots.call(bot, "/move", self._move_payload(turn, limits, bank, budget_ms),
+                               budget_ms / 1000)
         bank = max(0.0, bank - max(0.0, reply.latency_ms - limits["move_ms"]))
-        failure = reply.failure or _check_answer(reply.body)
-        self.bots.record_move(ref, reply.latency_ms, failure, meta.id, live.version)
+        failure, private = reply.failure, reply.private
+        if failure is None:
+            failure, private = _check_answer(reply.body)
+        self.bots.record_move(ref, reply.latency_ms, failure, meta.id, live.version, private)
         if failure is not None:
             return Choice(failure=failure, latency_ms=round(reply.latency_ms, 3), clock_ms=bank)
         return Choice(move=reply.body["move"], latency_ms=round(reply.latency_ms, 3),
@@ -70,10 +75,13 @@ class BotDriver:
 
     def _start(self, bot: dict, turn: Turn, limits: dict) -> dict | None:
         meta = turn.meta
+        if self.bots.standing.disabled(bot["id"]) is not None:  # disabled after the match
+            return {"code": "bot.disabled", "phase": "start"}     # was made: not called
         payload = {"apiversion": API_VERSION, "match": _match_info(meta), "seat": turn.seat,
                    "limits": {k: limits[k] for k in ("move_ms", "bank_ms", "start_ms")}}
-        reply = call(bot["url"], "/start", payload, bot["secret"], limits["start_ms"] / 1000)
-        self.bots.record_move(bot["id"], reply.latency_ms, reply.failure, meta.id, 0)
+        reply = self.bots.call(bot, "/start", payload, limits["start_ms"] / 1000)
+        self.bots.record_move(bot["id"], reply.latency_ms, reply.failure, meta.id, 0,
+                              reply.private)
         if reply.failure is not None:
             return {**reply.failure, "phase": "start"}
         return None
@@ -98,9 +106,15 @@ def _match_info(meta) -> dict:
             "seats": [s.get("name") for s in meta.seats]}
 
 
-def _check_answer(body) -> dict | None:
-    """A failure record unless the body is {"move": {...}}."""
-    if not isinstance(body, dict) or "move" not in body:
-        return {"code": "bot.bad_response", "detail": 'the answer must be {"move": {...}}',
-                "body": str(body)[:300]}
-    return None
+def _check_answer(body) -> tuple[dict | None, dict | None]:
+    """(None, None) if the body is {"move": {...}}; else a failure record and, apart, what
+    the bot sent (for its owner only). Whatever goes wrong while looking at the answer is
+    the bot's bot.bad_response, never an exception that would abort the match."""
+    try:
+        if isinstance(body, dict) and isinstance(body.get("move"), dict):
+            return None, None
+        excerpt = json.dumps(body, separators=(",", ":"))[:PRIVATE_BYTES]
+    except Exception:
+        excerpt = None
+    failure = {"code": "bot.bad_response", "detail": 'the answer must be {"move": {...}}'}
+    return failure, ({"body": excerpt} if excerpt is not None else None)

@@ -10,4 +10,4 @@ from referee.service.context import service_for_queue
 def finish(match_id: str) -> bool:
     """Finish a match once: bots' /end, health figures, leaderboard, tournament progress."""
     job = get_current_job()
-    return service_for_queue(job.origin if job else None).arena.finish(match_id)
+    return service_for_queue(job.origin if job else None).extensions["arena"].finish(match_id)

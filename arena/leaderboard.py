@@ -9,9 +9,11 @@ folding that list again (`recompute`) must give the stored table exactly.
 from __future__ import annotations
 
 import json
-import time
 
 from arena import ratings
+from referee.service import defaults
+from referee.service.lease import Lease
+from referee.service.store import MatchStatus
 
 
 class Leaderboards:
@@ -39,16 +41,12 @@ class Leaderboards:
         Whoever holds the lock looks again after releasing it: a result recorded while it
         was applying (by a process that then found the lock taken) is never left behind.
         """
-        lock, applied = self._key(game, "lock"), 0
+        applied = 0
         while True:
-            token = str(time.time_ns())
-            if not self.redis.set(lock, token, nx=True, px=10_000):
-                return applied  # the holder will look again after releasing
-            try:
+            with Lease(self.redis, self._key(game, "lock"), defaults.LOCK_SECONDS) as held:
+                if not held:
+                    return applied  # the holder will look again after releasing
                 applied += self._apply_ready(game)
-            finally:
-                if self.redis.get(lock) == token:
-                    self.redis.delete(lock)
             if not self._next_ready(game):
                 return applied
 
@@ -103,7 +101,7 @@ class Leaderboards:
 
 def result_record(meta, live, entrants: list[str]) -> dict | None:
     """The rating input of a finished match, or None if it cannot be rated."""
-    if live.status != "over" or not live.result or not ratings.rateable(entrants):
+    if live.status != MatchStatus.OVER or not live.result or not ratings.rateable(entrants):
         return None
     failed = sorted({int(s) for s in live.forfeits} | {int(s) for s in live.strikes})
     return {"match": meta.id, "entrants": entrants, "ranks": live.result["ranks"],

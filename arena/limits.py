@@ -3,14 +3,8 @@
 from __future__ import annotations
 
 from referee.core.errors import InvalidOptions
-
-DEFAULTS = {"move_ms": 1000, "bank_ms": 10_000, "start_ms": 5000, "strikes": 0,
-            "max_streak": 500}
-"""Per-move limit, per-match time bank, /start limit, failures absorbed before a forfeit, and
-how many moves in a row a bot may make before it counts as stalling (bot.stalling)."""
-
-BOUNDS = {"move_ms": (10, 120_000), "bank_ms": (0, 3_600_000), "start_ms": (10, 120_000),
-          "strikes": (0, 1000), "max_streak": (5, 1_000_000)}
+from referee.service.defaults import MATCH_LIMIT_BOUNDS as BOUNDS
+from referee.service.defaults import MATCH_LIMITS as DEFAULTS
 
 
 def resolve(limits: dict | None) -> dict:

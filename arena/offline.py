@@ -5,25 +5,19 @@ from __future__ import annotations
 
 import uuid
 
-from arena.bots import BotRegistry
-from arena.driver import BotDriver
+from arena.plugin import arena_plugin
 from arena.service import Arena
+from referee.root import build_service
 from referee.service import runner
 from referee.service.config import Settings
-from referee.service.connection import connect
-from referee.service.context import registry_for
-from referee.service.matches import MatchService
-from referee.service.store import MatchStore
+from referee.service.store import MatchStatus
 
 
 def offline_arena() -> Arena:
     """An arena over a fresh in-process store; nothing is queued, everything runs inline."""
-    prefix = f"offline-{uuid.uuid4().hex[:8]}"
-    store = MatchStore(connect(None), prefix)
-    bots = BotRegistry(store.redis, prefix)
-    service = MatchService(store, registry_for(Settings(redis_url=None)),
-                           drivers={"bot": BotDriver(bots)})
-    return Arena(service, inline=True).install()
+    settings = Settings(redis_url=None, key_prefix=f"offline-{uuid.uuid4().hex[:8]}")
+    service = build_service(settings, [arena_plugin(inline=True, loopback=True)], queued=False)
+    return service.extensions["arena"]
 
 
 def seat_for(arena: Arena, game: str, entry: str) -> str:
@@ -37,7 +31,7 @@ def seat_for(arena: Arena, game: str, entry: str) -> str:
 def run_to_end(arena: Arena, match_id: str) -> None:
     """Play every automated seat of the match until it ends."""
     service = arena.service
-    while service.store.live(match_id).status == "active":
+    while service.store.live(match_id).status == MatchStatus.ACTIVE:
         if runner.advance(service, match_id) == 0:
             meta, live = service.load(match_id)
             if service.automated_seat(meta, live) is None:

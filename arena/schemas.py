@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.core.rng import MAX_SEED
+from referee.service.defaults import TOURNAMENT
 
 
 class LimitsSchema(Schema):
@@ -62,11 +63,12 @@ class TournamentCreateSchema(Schema):
     game = fields.String(required=True)
     entrants = fields.List(fields.String(), required=True, validate=validate.Length(min=2, max=64),
                            metadata={"description": "bot ids, or builtin:random"})
-    format = fields.String(load_default="round_robin",
+    format = fields.String(load_default=TOURNAMENT["format"],
                            validate=validate.OneOf(["round_robin", "ladder"]))
     players = fields.Integer(load_default=None, allow_none=True)
-    seeds_per_table = fields.Integer(load_default=2, validate=validate.Range(min=1, max=1000))
-    seatings = fields.String(load_default="rotations",
+    seeds_per_table = fields.Integer(load_default=TOURNAMENT["seeds_per_table"],
+                                     validate=validate.Range(min=1, max=1000))
+    seatings = fields.String(load_default=TOURNAMENT["seatings"],
                              validate=validate.OneOf(["rotations", "permutations"]),
                              metadata={"description": "round robin: each table in its cyclic "
                                                       "rotations, or in every seat order"})
@@ -74,10 +76,12 @@ class TournamentCreateSchema(Schema):
                           validate=validate.Range(min=0, max=MAX_SEED))
     options = fields.Dict(load_default=dict)
     limits = fields.Nested(LimitsSchema, load_default=dict)
-    rated = fields.Boolean(load_default=True)
-    concurrency = fields.Integer(load_default=2, validate=validate.Range(min=1, max=64),
+    rated = fields.Boolean(load_default=TOURNAMENT["rated"])
+    concurrency = fields.Integer(load_default=TOURNAMENT["concurrency"],
+                                 validate=validate.Range(min=1, max=64),
                                  metadata={"description": "ladder: matches running at once"})
-    max_matches = fields.Integer(load_default=100, validate=validate.Range(min=1, max=100000),
+    max_matches = fields.Integer(load_default=TOURNAMENT["max_matches"],
+                                 validate=validate.Range(min=1, max=100000),
                                  metadata={"description": "ladder: stop after this many"})
 
 

@@ -1,43 +1,34 @@
 """The arena on top of the match service: bot seats, rated matches, finishing, tournaments.
 
-`drivers_for` and `service_hooks` are how the referee service picks the arena up: the `bot`
-seat driver, and a listener that finishes every match with bot seats (their /end, health
-figures, the leaderboard, the tournament).
+The arena plug-in (arena/plugin.py) attaches one `Arena` to each service the root builds
+(`service.extensions["arena"]`); its `on_finish` hook finishes every match with bot seats
+(their /end, health figures, the leaderboard, the tournament).
 """
 
 from __future__ import annotations
 
 import logging
 
-from arena.botclient import call
 from arena.bots import BotRegistry
-from arena.driver import BotDriver
 from arena.errors import InvalidTournament
 from arena.leaderboard import Leaderboards, result_record
 from arena.limits import resolve as resolve_limits
 from arena.tournaments import Tournaments
 from referee.core.bots import BUILTIN_BOTS
-from referee.service.connection import connect
+from referee.service import defaults
 from referee.service.drivers import REMOTE, split_kind
 from referee.service.errors import InvalidSeats
+from referee.service.plugins import ServiceHooks
+from referee.service.store import MatchStatus
 
 log = logging.getLogger(__name__)
 
-END_TIMEOUT_S = 2.0
+class Arena(ServiceHooks):
+    """Arena operations over one MatchService.
 
-
-def drivers_for(settings) -> dict:
-    """The arena's seat drivers for a service built from `settings`."""
-    return {"bot": BotDriver(BotRegistry(connect(settings.redis_url), settings.key_prefix))}
-
-
-def service_hooks() -> list:
-    """Callables that attach the arena to a freshly built service."""
-    return [lambda service: Arena(service).install()]
-
-
-class Arena:
-    """Arena operations over one MatchService."""
+    `inline` finishes matches in the thread that ended them (the offline commands, the
+    benchmarks); otherwise finishing is a job on the service's queue.
+    """
 
     def __init__(self, service, inline: bool = False):
         self.service = service
@@ -46,13 +37,7 @@ class Arena:
             BotRegistry(self.redis, self.prefix)
         self.leaderboards = Leaderboards(self.redis, self.prefix)
         self.tournaments = Tournaments(self)
-        self.inline = inline
-
-    def install(self) -> "Arena":
-        """Attach to the service: `service.arena`, and the finish listener."""
-        self.service.arena = self
-        self.service.finish_listeners.append(self._on_finish)
-        return self
+        self.inline = inline or service.queue is None
 
     # -- matches --------------------------------------------------------------------------
 
@@ -85,6 +70,7 @@ class Arena:
                 raise InvalidTournament(f"no builtin bot {entrant!r}")
             return
         bot = self.bots.get(entrant)
+        self.bots.standing.check(entrant)
         if game not in bot["games"]:
             raise InvalidTournament(f"bot {entrant} ({bot['name']}) does not play {game}")
 
@@ -114,16 +100,16 @@ class Arena:
 
     # -- finishing ------------------------------------------------------------------------
 
-    def _on_finish(self, meta, live) -> None:
+    def on_finish(self, meta, live) -> None:
+        """A match ended: finish it now (inline) or through a job, if it is the arena's."""
         if not meta.labels.get("arena") and not any(s["kind"].startswith("bot:")
                                                     for s in meta.seats):
             return
         if self.inline:
             self.finish(meta.id)
         else:
-            self.service.queue.queue.enqueue("arena.jobs.finish", meta.id,
-                                             job_id=f"finish-{meta.id}", result_ttl=60,
-                                             failure_ttl=86400)
+            self.service.queue.enqueue_once("arena.jobs.finish", meta.id,
+                                            job_id=f"finish-{meta.id}")
 
     def finish(self, match_id: str) -> bool:
         """Everything that follows a match's end: /end and health figures once; the
@@ -144,12 +130,12 @@ class Arena:
         state = self.service.state(meta, live)
         for seat, info in enumerate(meta.seats):
             prefix, ref = split_kind(info["kind"])
-            if prefix != "bot" or live.status != "over":
+            if prefix != "bot" or live.status != MatchStatus.OVER:
                 continue
-            self.bots.record_match(ref)
+            self.bots.record_match(ref, live.forfeits.get(str(seat)))
             bot = self.bots.get(ref)
             payload = {"apiversion": "1", "match": meta.id, "game": meta.game, "seat": seat,
                        "result": live.result, "view": game.view(state, seat)}
-            reply = call(bot["url"], "/end", payload, bot["secret"], END_TIMEOUT_S)
+            reply = self.bots.call(bot, "/end", payload, defaults.END_TIMEOUT_S)
             if reply.failure is not None:
                 log.info("bot %s: /end of %s failed (%s)", ref, meta.id, reply.failure["code"])

@@ -18,9 +18,10 @@ from arena.errors import InvalidTournament, TournamentNotFound
 from arena.limits import resolve as resolve_limits
 from arena.ratings import fold, standings
 from referee.core.rng import MAX_SEED, Rng
+from referee.service import defaults
+from referee.service.lease import Lease
 
 FORMATS = ("round_robin", "ladder")
-MAX_MATCHES = 5000
 
 
 def entrant_seat(entrant: str) -> str:
@@ -29,6 +30,7 @@ def entrant_seat(entrant: str) -> str:
 
 
 SEATINGS = ("rotations", "permutations")
+TOURNAMENT = defaults.TOURNAMENT
 
 
 def seatings_of(group: tuple, how: str) -> list[tuple]:
@@ -62,7 +64,9 @@ class Tournaments:
         return f"{self.prefix}:tour:{tid}{':' + part if part else ''}"
 
     def create(self, spec: dict) -> dict:
-        """Validate, store and start a tournament; returns its record."""
+        """Validate, store and start a tournament; returns its record (parameters left out,
+        or None, take the defaults)."""
+        spec = {**TOURNAMENT, **{k: v for k, v in spec.items() if v is not None}}
         game = self.arena.service.games.get(spec["game"])
         entrants = list(spec["entrants"])
         players = spec.get("players") or min(game.spec.max_players,
@@ -71,12 +75,11 @@ class Tournaments:
         seed = spec.get("seed")
         seed = secrets.randbelow(MAX_SEED) if seed is None else seed
         tour = {"id": "t" + secrets.token_hex(6), "game": game.spec.name,
-                "format": spec.get("format", "round_robin"), "entrants": entrants,
-                "players": players, "seeds_per_table": spec.get("seeds_per_table", 2),
-                "seatings": spec.get("seatings") or "rotations", "seed": seed, "options": spec.get("options") or {},
-                "limits": resolve_limits(spec.get("limits")), "rated": spec.get("rated", True),
-                "concurrency": spec.get("concurrency", 2),
-                "max_matches": spec.get("max_matches", 100),
+                "format": spec["format"], "entrants": entrants, "players": players,
+                "seeds_per_table": spec["seeds_per_table"], "seatings": spec["seatings"],
+                "seed": seed, "options": spec.get("options") or {},
+                "limits": resolve_limits(spec.get("limits")), "rated": spec["rated"],
+                "concurrency": spec["concurrency"], "max_matches": spec["max_matches"],
                 "created_at": time.time(), "status": "running", "planned": 0}
         game.check_setup(players, game.spec.resolve_options(tour["options"]))
         self.redis.set(self._key(tour["id"]), json.dumps(tour))
@@ -88,7 +91,7 @@ class Tournaments:
         return self.get(tour["id"])
 
     def _validate(self, game, entrants, players, spec) -> None:
-        if spec.get("format", "round_robin") not in FORMATS:
+        if spec["format"] not in FORMATS:
             raise InvalidTournament(f"format must be one of {FORMATS}")
         if len(set(entrants)) != len(entrants):
             raise InvalidTournament("each entrant may be entered once")
@@ -99,14 +102,14 @@ class Tournaments:
             raise InvalidTournament(f"{players}-player tables need at least {players} entrants")
         for entrant in entrants:
             self.arena.check_entrant(entrant, game.spec.name)
-        if spec.get("seatings", "rotations") not in SEATINGS:
+        if spec["seatings"] not in SEATINGS:
             raise InvalidTournament(f"seatings must be one of {SEATINGS}")
-        if spec.get("format", "round_robin") == "round_robin":
-            per_table = len(seatings_of(tuple(range(players)), spec.get("seatings") or "rotations"))
-            count = _comb(len(entrants), players) * spec.get("seeds_per_table", 2) * per_table
-            if count > MAX_MATCHES:
+        if spec["format"] == "round_robin":
+            per_table = len(seatings_of(tuple(range(players)), spec["seatings"]))
+            count = _comb(len(entrants), players) * spec["seeds_per_table"] * per_table
+            if count > defaults.TOURNAMENT_MAX_MATCHES:
                 raise InvalidTournament(f"this round robin would need {count} matches; "
-                                        f"the limit is {MAX_MATCHES}")
+                                        f"the limit is {defaults.TOURNAMENT_MAX_MATCHES}")
 
     def _start_round_robin(self, tour: dict) -> None:
         rng = Rng(tour["seed"], "tournament-seeds")
@@ -127,14 +130,8 @@ class Tournaments:
 
     def matchmake(self, tid: str) -> int:
         """Ladder: start matches until `concurrency` run or `max_matches` exist; how many."""
-        lock, token = self._key(tid, "mm-lock"), str(time.time_ns())
-        if not self.redis.set(lock, token, nx=True, px=10_000):
-            return 0
-        try:
-            return self._fill_ladder(self._load(tid))
-        finally:
-            if self.redis.get(lock) == token:
-                self.redis.delete(lock)
+        with Lease(self.redis, self._key(tid, "mm-lock"), defaults.LOCK_SECONDS) as held:
+            return self._fill_ladder(self._load(tid)) if held else 0
 
     def _fill_ladder(self, tour: dict) -> int:
         started = 0

@@ -28,11 +28,7 @@ def service():
 
 def arena():
     """The arena attached to this app's service."""
-    svc = service()
-    found = getattr(svc, "arena", None) or getattr(svc, "extensions", {}).get("arena")
-    if found is None:
-        abort(404)
-    return found
+    return service().extensions["arena"]
 
 
 def _or_404(read, *args):

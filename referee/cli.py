@@ -1,4 +1,5 @@
-"""The `referee` command: serve, worker, bench, and the arena's play and tournament."""
+"""The `referee` command: serve, worker, bench, and the plug-ins' commands (the arena's play and
+tournament); every service it runs is built by the composition root (referee/root.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ def _serve(args) -> None:
     """Run the API (embedded store and worker unless REDIS_URL is set)."""
     from werkzeug.serving import make_server
 
-    from referee.api import create_app
+    from referee.root import create_app
     from referee.service.config import Settings
 
     app = create_app()
@@ -31,6 +32,7 @@ def _serve(args) -> None:
 
 def _worker(args) -> None:
     """Run an RQ worker against REDIS_URL."""
+    from referee.root import build_service
     from referee.service.config import Settings
     from referee.service.worker import run_worker
 
@@ -38,7 +40,7 @@ def _worker(args) -> None:
     if settings.embedded:
         sys.exit("referee worker needs REDIS_URL (the embedded default runs its worker inside "
                  "`referee serve`)")
-    run_worker(settings, burst=args.burst, name=args.name)
+    run_worker(build_service(settings), burst=args.burst, name=args.name)
 
 
 def _bench(argv) -> None:
@@ -55,18 +57,13 @@ def _bench(argv) -> None:
     run(rest)
 
 
-def _play(argv) -> None:
-    from arena.cli import play
-    play(argv)
+def _pass_through() -> dict:
+    """Subcommands that parse their own arguments: bench, and the plug-ins' commands."""
+    from referee.root import commands
 
-
-def _tournament(argv) -> None:
-    from arena.cli import tournament
-    tournament(argv)
-
-
-PASS_THROUGH = {"bench": _bench, "play": _play, "tournament": _tournament}
-"""Subcommands that parse their own arguments."""
+    found = {"bench": ("print benchmark figures: playouts, http or arena", _bench)}
+    found.update({name: (c.help, c.run) for name, c in commands().items()})
+    return found
 
 
 def _report_errors(command, argv, name: str) -> None:
@@ -97,9 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     worker.add_argument("--name")
     worker.set_defaults(func=_worker)
-    for name, text in (("bench", "print benchmark figures: playouts, http or arena"),
-                       ("play", "play one match between bots, offline (no Redis)"),
-                       ("tournament", "run a round robin between bots, offline (no Redis)")):
+    for name, (text, _) in _pass_through().items():
         sub.add_parser(name, help=text, add_help=False)
     return parser
 
@@ -108,9 +103,10 @@ def main(argv=None) -> None:
     """Entry point of the `referee` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
     level = os.environ.get("REFEREE_LOG_LEVEL", "WARNING").upper()
-    if argv and argv[0] in PASS_THROUGH:
+    pass_through = _pass_through()
+    if argv and argv[0] in pass_through:
         logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
-        _report_errors(PASS_THROUGH[argv[0]], argv[1:], f"referee {argv[0]}")
+        _report_errors(pass_through[argv[0]][1], argv[1:], f"referee {argv[0]}")
         return
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(),

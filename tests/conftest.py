@@ -14,6 +14,9 @@ sys.path.insert(0, str(ROOT))
 # The test-only game is served through the same plug-in hook any extra game would use;
 # subprocesses (gunicorn, workers, `referee serve`) inherit it.
 os.environ.setdefault("REFEREE_EXTRA_GAMES", "tests.support.gops:GAME")
+# Test bots listen on loopback: the tests opt in through the allow-list setting (a real
+# deployment allows no internal address); subprocesses inherit it. Safety tests clear it.
+os.environ.setdefault("REFEREE_BOT_ALLOW", "127.0.0.0/8,::1")
 os.environ["PYTHONPATH"] = os.pathsep.join(
     p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
 
@@ -113,10 +116,12 @@ def delete_keys(redis_url, prefix: str, queue: str) -> None:
 
 @pytest.fixture
 def app(redis_settings):
-    """The real app on the real Redis."""
-    from referee.api import create_app
+    """The real app on the real Redis; its worker threads are stopped afterwards."""
+    from referee.root import create_app, stop_app
 
-    return create_app(redis_settings)
+    app = create_app(redis_settings)
+    yield app
+    stop_app(app)
 
 
 @pytest.fixture
@@ -128,7 +133,9 @@ def client(app):
 @pytest.fixture
 def embedded_app():
     """The app on the embedded store (the default with no REDIS_URL), own prefix and queue."""
-    from referee.api import create_app
+    from referee.root import create_app, stop_app
 
-    return create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),
-                       "QUEUE_NAME": unique_name("embq")})
+    app = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),
+                      "QUEUE_NAME": unique_name("embq")})
+    yield app
+    stop_app(app)

@@ -1,24 +1,27 @@
-"""The REST API: `create_app` builds the Flask app around the match service."""
+"""The REST API: `make_app` builds the Flask app around a built service and its plug-ins.
+
+The app is made by the composition root (`referee.root.create_app`), which builds the service
+and names the plug-ins; this package knows no plug-in by name.
+"""
 
 from __future__ import annotations
 
 from flask import Flask
 from flask_smorest import Api
 
-from referee import __version__, web
+from referee import __version__
 from referee.api import games, matches, meta, problems
-from referee.service.config import Settings
-from referee.service.context import get_service
 
 BLUEPRINTS = [meta.blp, games.blp, matches.blp]
 SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
 REDOC_CDN = "https://cdn.jsdelivr.net/npm/redoc@2/bundles/redoc.standalone.js"
 
 
-def create_app(test_config: dict | None = None) -> Flask:
-    """The app: settings from the environment, overridden by `test_config`."""
+def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
+    """The app over `service`: our blueprints, then each plug-in's API, pages, request hooks
+    and problem codes."""
     app = Flask(__name__)
-    settings = _settings(test_config or {})
+    settings = service.settings
     app.config.from_mapping(
         API_TITLE="Referee", API_VERSION=__version__, OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/v1", OPENAPI_JSON_PATH="openapi.json",
@@ -31,43 +34,32 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.update(test_config or {})
     app.json.sort_keys = False
     app.json.compact = True
-    service = get_service(settings)
     app.extensions["referee"] = service
+    app.extensions["referee.problems"] = dict(problems.CATALOGUE)
     api = Api(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer"})
-    for blueprint in BLUEPRINTS + _plugin_blueprints():
+    for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    for plugin in plugins:
+        _install(app, api, plugin)
     _document_moves(api, service.games)
     problems.init_app(app)
-    for blueprint in web.blueprints() + _plugin_pages():
-        app.register_blueprint(blueprint)
-    if settings.embedded or settings.inline_workers:
-        from referee.service.worker import start_embedded
-
-        start_embedded(settings, settings.inline_workers or None)
     return app
 
 
-def _settings(config: dict) -> Settings:
-    overrides = {k.lower(): v for k, v in config.items()
-                 if k.lower() in Settings.__dataclass_fields__}
-    return Settings(**overrides)
-
-
-def _plugin_blueprints() -> list:
-    try:
-        from arena.api import BLUEPRINTS as ARENA
-    except ImportError:
-        return []
-    return list(ARENA)
-
-
-def _plugin_pages() -> list:
-    try:
-        from arena.web import blp
-    except ImportError:
-        return []
-    return [blp]
+def _install(app: Flask, api: Api, plugin) -> None:
+    """One plug-in's contributions to the app."""
+    catalogue = app.extensions["referee.problems"]
+    taken = sorted(set(plugin.problems) & set(catalogue))
+    if taken:
+        raise ValueError(f"plug-in {plugin.name!r} redefines problem codes {taken}")
+    catalogue.update(plugin.problems)
+    for blueprint in plugin.api():
+        api.register_blueprint(blueprint)
+    for blueprint in plugin.pages():
+        app.register_blueprint(blueprint)
+    for hook in plugin.request_hooks():
+        app.before_request(hook)
 
 
 def _document_moves(api, registry) -> None:

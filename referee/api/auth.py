@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from flask import request
 
+from referee.service.credentials import parse_bearer
+
 
 def bearer_token() -> str | None:
     """The bearer token of this request, or None when there is none."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
+    return parse_bearer(request.headers.get("Authorization"))

@@ -6,7 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from referee.api.context import service
-from referee.api.schemas import (CheckRequestSchema, CheckResponseSchema, GameListSchema,
+from referee.service.schemas import (CheckRequestSchema, CheckResponseSchema, GameListSchema,
                                  GameSchema, ProblemSchema)
 from referee.core import engine
 from referee.core.errors import NotYourTurn, RefereeError

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from referee.api.auth import bearer_token
 from referee.api.context import service
-from referee.api.schemas import (LogQuerySchema, LogSchema, MatchCreatedSchema,
+from referee.service.schemas import (LogQuerySchema, LogSchema, MatchCreatedSchema,
                                  MatchCreateSchema, MatchListQuerySchema, MatchListSchema,
                                  MatchSchema, MoveAcceptedSchema, MoveSubmitSchema,
                                  ProblemSchema, PromptQuerySchema, PromptSchema)
+from referee.service.records import created_body, to_jsonl
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
                 description="Matches refereed move by move; seats act with their bearer token.")
@@ -150,23 +149,3 @@ class Log(MethodView):
             return Response(to_jsonl(record), mimetype="application/jsonl")
         return record
 
-
-def created_body(created, seed_chosen: bool) -> dict:
-    """The answer to a match creation: id, version, seats, tokens (and the seed if chosen)."""
-    meta, live = created.meta, created.live
-    data = {"id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
-            "version": live.version, "status": live.status,
-            "tokens": {str(s): t for s, t in created.tokens.items()},
-            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)]}
-    if seed_chosen:  # a seed the service drew stays secret until the match ends
-        data["seed"] = meta.seed
-    return data
-
-
-def to_jsonl(record: dict) -> str:
-    """A match record as JSON Lines: header, one line per move, then the result if any."""
-    header = {"type": "match", **{k: v for k, v in record.items() if k not in ("moves", "result")}}
-    lines = [header] + [{"type": "move", **m} for m in record["moves"]]
-    if record["result"] is not None:
-        lines.append({"type": "result", **record["result"]})
-    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)

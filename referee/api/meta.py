@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from referee import __version__
 from referee.api.context import service
-from referee.api.problems import CATALOGUE
 
 blp = Blueprint("meta", __name__, url_prefix="/v1", description="Service health and the error catalogue.")
 
@@ -45,4 +45,4 @@ class Problems(MethodView):
         Problem details link here with `type: /v1/problems#<code>`. Rules errors add
         `move.illegal.<rule>` codes named by each game.
         """
-        return {"problems": CATALOGUE}
+        return {"problems": current_app.extensions["referee.problems"]}

@@ -64,22 +64,8 @@ CATALOGUE = {
     "http.not_acceptable": "The endpoint cannot answer in a media type the request accepts.",
     "http.conflict": "The request conflicts with the resource's state.",
     "rate.limited": "Too many requests; see Retry-After.",
-    "limits.invalid": "A time limit or the strikes count is unknown or out of bounds.",
-    "bot.rejected": "A bot registration was refused: not an http(s) URL, a failed GET / "
-                    "health check, or games the bot does not play.",
-    "bot.not_found": "No bot with that id.",
-    "tournament.invalid": "Tournament parameters that cannot be run.",
-    "tournament.not_found": "No tournament with that id.",
-    "bot.timeout": "(match failure) The bot did not answer within its move limit and bank.",
-    "bot.unreachable": "(match failure) The bot's URL could not be reached.",
-    "bot.http_error": "(match failure) The bot answered with an HTTP error status.",
-    "bot.bad_response": "(match failure) The answer was not JSON {\"move\": ...}, or too large.",
-    "bot.illegal_move": "(match failure) The bot's move was rejected; `error` holds the "
-                        "rules' own code.",
-    "bot.stalling": "(match failure) The bot made `max_streak` moves in a row without its "
-                    "turn ending (e.g. exchanging back and forth).",
 }
-"""The generic codes, documented at GET /v1/problems."""
+"""The generic codes, documented at GET /v1/problems (plug-ins add their own)."""
 
 
 def problem(status: int, code: str, detail: str, **extra):

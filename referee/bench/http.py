@@ -73,7 +73,7 @@ def _start_gunicorn(workers: int, redis_url: str) -> tuple[subprocess.Popen, str
     gunicorn = shutil.which("gunicorn") or os.path.join(os.path.dirname(sys.executable), "gunicorn")
     proc = subprocess.Popen([gunicorn, "-w", str(workers), "-k", "gthread", "--threads", "8",
                              "-b", f"127.0.0.1:{port}", "--log-level", "warning",
-                             "referee.api:create_app()"], env=env)
+                             "referee.root:create_app()"], env=env)
     base = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:

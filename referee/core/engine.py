@@ -8,13 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.core.errors import (MalformedMove, MatchOver, NotYourTurn, RefereeError,
-                                 StaleVersion, UnexpectedMove)
+from referee.core.errors import (MalformedMove, MatchOver, NotYourTurn, StaleVersion,
+                                 UnexpectedMove)
 from referee.core.game import Game
 from referee.core.types import Decision
-
-MAX_MOVE_BYTES = 16_384  # a move larger than this is malformed whatever it says
-
 
 @dataclass(frozen=True)
 class MoveRecord:
@@ -104,25 +101,3 @@ def replay(game: Game, players: int, options: dict | None, seed: int, moves):
     for version, (seat, move) in enumerate(moves):
         state, _ = play(game, state, version, seat, move)
     return state
-
-
-@dataclass(frozen=True)
-class CheckReport:
-    """What a stateless check found: the first illegal move, or where the replay stands."""
-
-    state: object
-    applied: int
-    error: RefereeError | None = None
-    failed_index: int | None = None
-    failed_seat: int | None = None
-
-
-def check_sequence(game: Game, players: int, options: dict | None, seed: int, moves) -> CheckReport:
-    """Replay (seat, move) pairs, stopping at the first that any check rejects."""
-    _, state = start(game, players, options, seed)
-    for index, (seat, move) in enumerate(moves):
-        try:
-            state, _ = play(game, state, index, seat, move)
-        except RefereeError as err:
-            return CheckReport(state, index, err, index, seat)
-    return CheckReport(state, len(moves))

@@ -2,7 +2,7 @@
 
 Every value in a table is tagged with where it comes from, as an object
 `{"value": ..., "status": "FOUND" | "DERIVED" | "PROPOSAL", "source": "..."}`; `untag` strips
-the tags so rules code sees plain values, and `statuses` lists them for the docs and tests.
+the tags so rules code sees plain values.
 Reading static files at import time is the only file access the rules core does.
 """
 
@@ -46,18 +46,3 @@ def untag(node):
     if isinstance(node, list):
         return [untag(v) for v in node]
     return node
-
-
-def statuses(node, path: str = "") -> list[tuple[str, str, str]]:
-    """Every tagged value as (path, status, source), for documentation and tests."""
-    found = []
-    if is_tagged(node):
-        found.append((path, node["status"], node.get("source", "")))
-        node = node["value"]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += statuses(value, f"{path}.{key}" if path else key)
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            found += statuses(value, f"{path}[{i}]")
-    return found

@@ -10,8 +10,3 @@ GAMES = Registry([
     yunnan.GAME,
     yinzi_ming.GAME,
 ])
-
-
-def get_game(name: str):
-    """The registered game called `name`; raises UnknownGame."""
-    return GAMES.get(name)

@@ -5,9 +5,15 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from referee.service import defaults
 
-def _int(name: str, default: int) -> int:
-    return int(os.environ.get(name, default))
+
+def _int(name: str, default: int):
+    return field(default_factory=lambda: int(os.environ.get(name, default)))
+
+
+def _str(name: str, default: str):
+    return field(default_factory=lambda: os.environ.get(name, default))
 
 
 @dataclass(frozen=True)
@@ -15,14 +21,20 @@ class Settings:
     """Service settings: REDIS_URL unset means the embedded in-process store and worker."""
 
     redis_url: str | None = field(default_factory=lambda: os.environ.get("REDIS_URL") or None)
-    key_prefix: str = field(default_factory=lambda: os.environ.get("REFEREE_PREFIX", "ref"))
-    queue_name: str = field(default_factory=lambda: os.environ.get("REFEREE_QUEUE", "referee"))
-    max_body_bytes: int = field(default_factory=lambda: _int("REFEREE_MAX_BODY", 256 * 1024))
-    max_wait_seconds: int = field(default_factory=lambda: _int("REFEREE_MAX_WAIT", 60))
-    embedded_workers: int = field(default_factory=lambda: _int("REFEREE_EMBEDDED_WORKERS", 2))
-    inline_workers: int = field(default_factory=lambda: _int("REFEREE_INLINE_WORKERS", 0))
+    key_prefix: str = _str("REFEREE_PREFIX", defaults.KEY_PREFIX)
+    queue_name: str = _str("REFEREE_QUEUE", defaults.QUEUE_NAME)
+    max_body_bytes: int = _int("REFEREE_MAX_BODY", defaults.MAX_BODY_BYTES)
+    max_wait_seconds: int = _int("REFEREE_MAX_WAIT", defaults.MAX_WAIT_SECONDS)
+    embedded_workers: int = _int("REFEREE_EMBEDDED_WORKERS", defaults.EMBEDDED_WORKERS)
+    inline_workers: int = _int("REFEREE_INLINE_WORKERS", 0)
 
     @property
     def embedded(self) -> bool:
         """True when no REDIS_URL is set: fakeredis in-process, worker threads in-process."""
         return self.redis_url is None
+
+    @classmethod
+    def from_mapping(cls, config: dict) -> "Settings":
+        """The environment's settings, overridden by `config` (keys in any case)."""
+        return cls(**{k.lower(): v for k, v in config.items()
+                      if k.lower() in cls.__dataclass_fields__})

@@ -1,11 +1,12 @@
-"""Building the service for this process from Settings: store, queue, drivers, games."""
+"""Assembling a MatchService from Settings and plug-ins: store, job queue, drivers, games.
+
+`assemble` knows no plug-in by name: the composition root (referee/root.py) chooses them.
+"""
 
 from __future__ import annotations
 
 import importlib
 import os
-import threading
-import time
 
 from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError, NoSuchJobError
@@ -14,12 +15,10 @@ from rq.job import Job, JobStatus
 from referee.core.registry import Registry
 from referee.service.config import Settings
 from referee.service.connection import connect
+from referee.service import defaults
 from referee.service.matches import MatchService
+from referee.service.plugins import Plugin
 from referee.service.store import MatchStore
-
-_services: dict = {}
-_lock = threading.Lock()
-
 
 def registry_for(settings: Settings) -> Registry:
     """The shipped games plus any from $REFEREE_EXTRA_GAMES (`module:attr`, comma-separated).
@@ -49,7 +48,7 @@ class JobQueue:
         """Queue the runner for `match_id` at `version`, once (a duplicate id is skipped)."""
         self._enqueue(match_id, f"advance-{match_id}-{version}")
 
-    max_resumes = 5
+    max_resumes = defaults.MAX_RESUMES
     """Runners restarted at one version before the match is aborted as our own failure."""
 
     def resume(self, match_id: str, version: int, prefix: str) -> str:
@@ -65,13 +64,25 @@ class JobQueue:
                 return "waiting"
         count_key = f"{prefix}:m:{match_id}:resumes:{version}"
         count = redis.incr(count_key)
-        redis.expire(count_key, 86400)
+        redis.expire(count_key, defaults.JOB_FAILURE_TTL)
         if count > self.max_resumes:
             return "give_up"
         job_id = f"advance-{match_id}-{version}-resume-{count}"
         self._enqueue(match_id, job_id)
-        redis.set(last, job_id, ex=86400)
+        redis.set(last, job_id, ex=defaults.JOB_FAILURE_TTL)
         return "queued"
+
+    def enqueue_once(self, function: str, *args, job_id: str) -> None:
+        """Queue `function(*args)` (a dotted path) under `job_id`; a duplicate id is skipped.
+
+        For plug-ins' jobs: a job finds its service with `service_for_queue(job.origin)`.
+        """
+        try:
+            self.queue.enqueue(function, *args, job_id=job_id, unique=True,
+                               result_ttl=defaults.JOB_RESULT_TTL,
+                               failure_ttl=defaults.JOB_FAILURE_TTL)
+        except DuplicateJobError:
+            pass
 
     def _queued(self, job_id: str) -> bool:
         try:
@@ -83,38 +94,35 @@ class JobQueue:
     def _enqueue(self, match_id: str, job_id: str) -> None:
         try:
             self.queue.enqueue("referee.service.jobs.advance", match_id, job_id=job_id,
-                               unique=True, job_timeout=3600, result_ttl=60,
-                               failure_ttl=86400, retry=Retry(max=3))
+                               unique=True, job_timeout=defaults.JOB_TIMEOUT_SECONDS,
+                               result_ttl=defaults.JOB_RESULT_TTL,
+                               failure_ttl=defaults.JOB_FAILURE_TTL, retry=Retry(max=3))
         except DuplicateJobError:
             pass
 
 
-def build_service(settings: Settings) -> MatchService:
-    """A MatchService wired to Redis (or the embedded store), RQ and the seat drivers."""
+def assemble(settings: Settings, plugins: list[Plugin], queued: bool = True) -> MatchService:
+    """A MatchService on Redis (or the embedded store) with the plug-ins' drivers and hooks.
+
+    `queued=False` gives a service that queues nothing: its caller runs the runner itself
+    (the offline commands, the benchmarks).
+    """
     store = MatchStore(connect(settings.redis_url), settings.key_prefix)
-    queue = JobQueue(settings)
-    service = MatchService(store, registry_for(settings), queue.enqueue_advance,
-                           drivers=_plugin_drivers(settings))
-    service.settings, service.queue = settings, queue
-    for hook in _plugin_hooks():
-        hook(service)
-    return service
+    drivers, attach = {}, []
+    for plugin in plugins:
+        own = plugin.settings(settings)
+        for prefix, driver in plugin.drivers(store, own).items():
+            if prefix in drivers or prefix in ("builtin", "remote"):
+                raise ValueError(f"plug-in {plugin.name!r}: seat kind {prefix!r} is taken")
+            drivers[prefix] = driver
+        if plugin.attach is not None:
+            attach.append((plugin.name, _binder(plugin.attach, own)))
+    return MatchService(store, registry_for(settings), settings,
+                        JobQueue(settings) if queued else None, drivers, attach)
 
 
-def _plugin_drivers(settings: Settings) -> dict:
-    try:
-        from arena.service import drivers_for
-    except ImportError:
-        return {}
-    return drivers_for(settings)
-
-
-def _plugin_hooks() -> list:
-    try:
-        from arena.service import service_hooks
-    except ImportError:
-        return []
-    return service_hooks()
+def _binder(attach, own):
+    return lambda service: attach(service, own)
 
 
 _queue_services: dict[str, MatchService] = {}
@@ -126,17 +134,13 @@ def serve_queue(queue_name: str, service: MatchService) -> None:
 
 
 def service_for_queue(queue_name: str | None) -> MatchService:
-    """The service jobs from `queue_name` run against (else the one from the environment)."""
+    """The service that jobs from `queue_name` run against in this process.
+
+    `referee worker` and the embedded workers register theirs (`serve_queue`); a job picked up
+    by any other worker has no service to run against, which is a deployment error.
+    """
     service = _queue_services.get(queue_name or "")
-    return service if service is not None else get_service(Settings())
-
-
-def get_service(settings: Settings | None = None) -> MatchService:
-    """The process-wide service for these settings (built once)."""
-    settings = settings or Settings()
-    key = (settings.redis_url, settings.key_prefix, settings.queue_name)
-    with _lock:
-        service = _services.get(key)
-        if service is None:
-            service = _services[key] = build_service(settings)
-        return service
+    if service is None:
+        raise RuntimeError(f"no service serves queue {queue_name!r} in this process: run jobs "
+                           f"with `referee worker`, not a plain RQ worker")
+    return service

@@ -1,13 +1,15 @@
 """Seat drivers: who chooses a move for a seat that is not played over the REST API.
 
 A seat's kind is `remote` (its token holder moves through the API), `builtin:<policy>` (the
-referee's own bots) or `<prefix>:<ref>` for a driver registered under that prefix (the arena
-registers `http` for bots that answer over HTTP).
+referee's own bots) or `<prefix>:<ref>` for a driver a plug-in contributes under that prefix
+(the arena contributes `bot`, for `bot:<bot id>`: registered bots that answer over HTTP).
+Every driver is a `SeatDriver`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from referee.core.bots import BUILTIN_BOTS
 from referee.service.errors import InvalidSeats
@@ -38,6 +40,22 @@ class Turn:
     decision: object  # Decision
 
 
+class SeatDriver(Protocol):
+    """What the service asks of whoever plays a seat kind `<prefix>:<ref>`."""
+
+    def validate(self, ref: str) -> None:
+        """Raise InvalidSeats if `ref` names nobody this driver can seat."""
+
+    def describe(self, ref: str) -> dict:
+        """Public facts about the seat's player (at least its `name`)."""
+
+    def choose(self, turn: Turn, ref: str) -> Choice:
+        """A move (or a failure) for this turn."""
+
+    def rejected(self, ref: str, failure: dict, match_id: str, version: int) -> None:
+        """The referee refused what the driver chose (an illegal move, stalling)."""
+
+
 class BuiltinDriver:
     """The referee's own policies (`builtin:random`), seeded from the match."""
 
@@ -54,6 +72,9 @@ class BuiltinDriver:
         """The policy's move for this turn."""
         policy = BUILTIN_BOTS[ref]
         return Choice(policy(turn.game, turn.state, turn.seat, turn.meta.seed, turn.live.version))
+
+    def rejected(self, ref: str, failure: dict, match_id: str, version: int) -> None:
+        """Builtin policies keep no record of their failures (they only stall, if ever)."""
 
 
 def split_kind(kind: str) -> tuple[str, str]:

@@ -10,7 +10,6 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from referee.core import engine
@@ -19,12 +18,13 @@ from referee.core.errors import MatchOver, RefereeError
 from referee.core.registry import Registry
 from referee.core.results import apply_forfeits
 from referee.core.rng import MAX_SEED
-from referee.service.drivers import REMOTE, BuiltinDriver, split_kind
+from referee.service import defaults
+from referee.service.config import Settings
+from referee.service.drivers import REMOTE, BuiltinDriver, SeatDriver, split_kind
 from referee.service.errors import (InvalidSeats, InvalidToken, MatchAborted, MatchBusy,
                                     MatchNotFound, MissingToken)
+from referee.service.states import StateCache
 from referee.service.store import Live, MatchMeta, MatchStatus, MatchStore
-
-COMMIT_ATTEMPTS = 8
 
 
 def token_hash(token: str) -> str:
@@ -41,36 +41,27 @@ class Created:
     tokens: dict
 
 
-class _StateCache:
-    """The last loaded game state per match, so a hot match skips from_dict (states are immutable)."""
-
-    def __init__(self, size: int = 1024):
-        self.size, self._items = size, OrderedDict()
-
-    def get(self, match_id: str, version: int):
-        item = self._items.get(match_id)
-        if item is None or item[0] != version:
-            return None
-        self._items.move_to_end(match_id)
-        return item[1]
-
-    def put(self, match_id: str, version: int, state) -> None:
-        self._items[match_id] = (version, state)
-        self._items.move_to_end(match_id)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-
 class MatchService:
     """Matches over a MatchStore, for the games of a registry."""
 
-    def __init__(self, store: MatchStore, games: Registry, enqueue=None, drivers=None):
-        self.store = store
-        self.games = games
-        self.enqueue = enqueue or (lambda match_id, version: None)
-        self.drivers = {"builtin": BuiltinDriver(), **(drivers or {})}
-        self.finish_listeners: list = []
-        self._states = _StateCache()
+    def __init__(self, store: MatchStore, games: Registry, settings: Settings, queue=None,
+                 drivers: dict[str, SeatDriver] | None = None, attach=()):
+        """`queue` takes the runner's jobs (None: nothing is queued, the caller runs them);
+        `drivers` by seat kind prefix; `attach` is (name, factory) pairs: each factory makes a
+        plug-in's object over this service, kept in `extensions` and told of commits and ends.
+        """
+        self.store, self.games, self.settings, self.queue = store, games, settings, queue
+        self.drivers: dict[str, SeatDriver] = {"builtin": BuiltinDriver(), **(drivers or {})}
+        self._states = StateCache()
+        self.extensions = {}
+        for name, factory in attach:
+            self.extensions[name] = factory(self)
+        self._hooks = list(self.extensions.values())
+
+    def enqueue(self, match_id: str, version: int) -> None:
+        """Queue the runner for `match_id` at `version` (nothing without a queue)."""
+        if self.queue is not None:
+            self.queue.enqueue_advance(match_id, version)
 
     # -- creating -------------------------------------------------------------------------
 
@@ -158,7 +149,7 @@ class MatchService:
         """
         meta, _ = self.load(match_id) if known_live is None else (self.store.meta(match_id), None)
         game = self.games.get(meta.game)
-        for attempt in range(COMMIT_ATTEMPTS):
+        for attempt in range(defaults.COMMIT_ATTEMPTS):
             live = known_live if attempt == 0 and known_live is not None else \
                 self.store.live(match_id)
             if live.status == MatchStatus.ABORTED:
@@ -176,7 +167,7 @@ class MatchService:
                 self._states.put(match_id, new_live.version, new_state)
                 self._after_commit(meta, live, new_live, queue=not from_runner)
                 return new_live
-        raise MatchBusy(f"match {match_id} changed {COMMIT_ATTEMPTS} times while this move "
+        raise MatchBusy(f"match {match_id} changed {defaults.COMMIT_ATTEMPTS} times while this move "
                         f"was being committed; submit it again")
 
     def _live_after(self, game, meta: MatchMeta, old: Live | None, state, version: int,
@@ -204,9 +195,11 @@ class MatchService:
     def _after_commit(self, meta: MatchMeta, old: Live | None, live: Live, queue=True) -> None:
         if queue and live.status == MatchStatus.ACTIVE and self.automated_seat(meta, live) is not None:
             self.enqueue(meta.id, live.version)
+        for hook in self._hooks:
+            hook.after_commit(meta, old, live)
         if live.status == MatchStatus.OVER and (old is None or old.status != live.status):
-            for listener in self.finish_listeners:
-                listener(meta, live)
+            for hook in self._hooks:
+                hook.on_finish(meta, live)
 
     def automated_seat(self, meta: MatchMeta, live: Live) -> int | None:
         """The first pending seat that the referee plays (a bot, or a forfeited seat)."""
@@ -218,7 +211,7 @@ class MatchService:
     def abort(self, match_id: str, reason: str) -> Live:
         """Stop a match for a service-side reason; it is never rated."""
         meta, _ = self.load(match_id)
-        for _ in range(COMMIT_ATTEMPTS):
+        for _ in range(defaults.COMMIT_ATTEMPTS):
             live = self.store.live(match_id)
             if live.status != MatchStatus.ACTIVE:
                 raise MatchOver(f"match {match_id} is already {live.status}")
@@ -226,8 +219,9 @@ class MatchService:
                                "status": MatchStatus.ABORTED.value, "pending": [],
                                "result": {"termination": "aborted", "reason": reason}})
             if self.store.commit(match_id, live.version, new_live, []):
-                for listener in self.finish_listeners:
-                    listener(meta, new_live)
+                for hook in self._hooks:
+                    hook.after_commit(meta, live, new_live)
+                    hook.on_finish(meta, new_live)
                 return new_live
         raise MatchBusy(f"match {match_id} is too busy to abort; try again")
 
@@ -257,7 +251,7 @@ class MatchService:
             live = self.store.wait_for_change(match_id, live.version, wait) or live
         game = self.games.get(meta.game)
         state = self.state(meta, live)
-        decision = engine.decision_for(game, state, seat) if live.status == "active" else None
+        decision = engine.decision_for(game, state, seat) if live.status == MatchStatus.ACTIVE else None
         return {
             "match": meta.id, "game": meta.game, "seat": seat, "version": live.version,
             "status": live.status, "must_act": decision is not None,

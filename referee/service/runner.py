@@ -17,13 +17,12 @@ import time
 from referee.core import engine
 from referee.core.bots import random_move
 from referee.core.errors import IllegalMove, MalformedMove, StaleVersion, UnexpectedMove
-from referee.service.drivers import REMOTE, Choice, Turn, split_kind
+from referee.service import defaults
+from referee.service.drivers import REMOTE, Choice, SeatDriver, Turn, split_kind
+from referee.service.lease import Lease
 from referee.service.store import MatchStatus
 
 log = logging.getLogger(__name__)
-
-LEASE_SECONDS = int(os.environ.get("REFEREE_LEASE_SECONDS", "10"))
-"""How long a runner's claim on a match lasts without renewal (renewed before every move)."""
 
 RUNNER_ID = f"{socket.gethostname()}:{os.getpid()}"
 
@@ -33,49 +32,25 @@ def lease_key(service, match_id: str) -> str:
     return service.store.key(match_id, "runner")
 
 
-class Lease:
-    """A runner's claim on a match in Redis, renewed as it plays (cheaply: a third of the way
-    through its life), long enough to outlast the slowest bot call the limits allow."""
-
-    def __init__(self, redis, key: str, token: str, limits: dict):
-        self.redis, self.key, self.token = redis, key, token
-        slowest = sum(int(limits.get(k, 0)) for k in ("move_ms", "bank_ms", "start_ms")) / 1000
-        self.seconds = LEASE_SECONDS + int(slowest) + 1
-        self.renewed = 0.0
-
-    def acquire(self) -> bool:
-        """Take the lease if nobody holds it."""
-        self.renewed = time.monotonic()
-        return bool(self.redis.set(self.key, self.token, nx=True, ex=self.seconds))
-
-    def renew(self) -> bool:
-        """Keep the lease; False if it was lost (expired and taken by another runner)."""
-        if time.monotonic() - self.renewed < self.seconds / 3:
-            return True
-        if self.redis.get(self.key) != self.token:
-            return False
-        self.redis.expire(self.key, self.seconds)
-        self.renewed = time.monotonic()
-        return True
-
-    def release(self) -> None:
-        """Give the lease up, if it is still ours."""
-        if self.redis.get(self.key) == self.token:
-            self.redis.delete(self.key)
+def runner_lease(service, meta, runner_id: str = RUNNER_ID) -> Lease:
+    """The runner's claim on a match: long enough to outlast the slowest bot call its limits
+    allow, renewed as it plays."""
+    slowest = sum(int(meta.limits.get(k, 0)) for k in ("move_ms", "bank_ms", "start_ms")) / 1000
+    return Lease(service.store.redis, lease_key(service, meta.id),
+                 defaults.LEASE_SECONDS + int(slowest) + 1, f"{runner_id}:{time.monotonic_ns()}")
 
 
 def advance(service, match_id: str, runner_id: str = RUNNER_ID) -> int:
     """Play automated seats until a remote seat must act or the match ends; moves made."""
     meta, live = service.load(match_id)
-    lease = Lease(service.store.redis, lease_key(service, match_id),
-                  f"{runner_id}:{time.monotonic_ns()}", meta.limits)
+    lease = runner_lease(service, meta, runner_id)
     if not lease.acquire():
         return 0  # another runner holds the match; it will see our change too
     moves = 0
     try:
         live = service.store.live(match_id)
-        while lease.renew():
-            seat = service.automated_seat(meta, live) if live.status == "active" else None
+        while lease.renew(lazy=True):
+            seat = service.automated_seat(meta, live) if live.status == MatchStatus.ACTIVE else None
             if seat is None:
                 break
             landed, live = _play_one(service, meta, live, seat)
@@ -98,22 +73,19 @@ def _play_one(service, meta, live, seat: int):
     game = service.games.get(meta.game)
     state = service.state(meta, live)
     decision = engine.decision_for(game, state, seat)
-    forfeited = str(seat) in live.forfeits
-    report = None
-    if forfeited or meta.seat_kind(seat) == REMOTE:
-        choice, by = Choice(random_move(game, state, seat, meta.seed, live.version)), "referee"
-    else:
-        prefix, ref = split_kind(meta.seat_kind(seat))
-        driver = service.drivers[prefix]
-        by = "seat"
-        if hasattr(driver, "rejected"):
-            def report(failure):
-                driver.rejected(ref, failure, meta.id, live.version)
-        choice = _stalling(meta, live, seat)
-        if choice is not None and report is not None:
-            report(choice.failure)
-        choice = choice or driver.choose(Turn(meta, live, game, state, seat, decision), ref)
-    return _commit_choice(service, meta, live, game, state, seat, choice, by, report)
+    if str(seat) in live.forfeits or meta.seat_kind(seat) == REMOTE:
+        choice = Choice(random_move(game, state, seat, meta.seed, live.version))
+        return _commit_choice(service, meta, live, game, state, seat, choice, "referee")
+    prefix, ref = split_kind(meta.seat_kind(seat))
+    driver: SeatDriver = service.drivers[prefix]
+
+    def report(failure):
+        driver.rejected(ref, failure, meta.id, live.version)
+    choice = _stalling(meta, live, seat)
+    if choice is not None:
+        report(choice.failure)
+    choice = choice or driver.choose(Turn(meta, live, game, state, seat, decision), ref)
+    return _commit_choice(service, meta, live, game, state, seat, choice, "seat", report)
 
 
 def _stalling(meta, live, seat: int) -> Choice | None:

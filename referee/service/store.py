@@ -55,14 +55,14 @@ class MatchMeta:
     players: int
     options: dict
     seed: int
-    seats: list            # [{"kind": "remote"|"builtin:<name>"|"http:<bot id>", "name": ...}]
+    seats: list            # [{"kind": "remote"|"builtin:<name>"|"bot:<bot id>", "name": ...}]
     created_at: float
     token_hashes: list     # sha256 of each remote seat's token (None for automated seats)
     labels: dict = field(default_factory=dict)   # e.g. {"tournament": id, "rated": true}
     limits: dict = field(default_factory=dict)   # arena time limits and failure policy
 
     def seat_kind(self, seat: int) -> str:
-        """The kind of seat `seat`: remote, builtin:<name> or http:<bot id>."""
+        """The kind of seat `seat`: remote, builtin:<name> or bot:<bot id>."""
         return self.seats[seat]["kind"]
 
 

@@ -1,7 +1,9 @@
 """Workers: RQ worker processes for a real Redis, or threads for the embedded default.
 
-Both run the same job functions; both run the janitor, which re-queues matches whose runner
-died (its lease expired while a bot still had to act).
+Both run the same job functions against a service built by the composition root; both run
+the janitor, which re-queues matches whose runner died (its lease expired while a bot still had
+to act). Embedded workers come back as a handle whose `stop()` ends the threads and removes
+their RQ worker registrations.
 """
 
 from __future__ import annotations
@@ -14,16 +16,13 @@ from rq import Queue, SimpleWorker
 from rq.timeouts import TimerDeathPenalty
 
 from referee.core.errors import RefereeError
-from referee.service.config import Settings
+from referee.service import defaults
 from referee.service.connection import connect
-from referee.service.context import get_service, serve_queue
+from referee.service.context import serve_queue
 from referee.service.runner import lease_key
+from referee.service.store import MatchStatus
 
 log = logging.getLogger(__name__)
-
-JANITOR_INTERVAL = 2.0
-"""Seconds between the janitor's sweeps."""
-
 
 class ThreadWorker(SimpleWorker):
     """An RQ worker that runs in a thread: no signal handlers, timer-based job timeouts."""
@@ -31,7 +30,16 @@ class ThreadWorker(SimpleWorker):
     death_penalty_class = TimerDeathPenalty
 
     def _install_signal_handlers(self):
-        """Signals belong to the main thread; the embedded worker stops with the process."""
+        """Signals belong to the main thread; the embedded worker stops through its handle."""
+
+    def dequeue_job_and_maintain_ttl(self, timeout, max_idle_time=None):
+        """Wait for a job in short polls, so that a stop request is seen within a poll."""
+        poll = defaults.WORKER_POLL_SECONDS
+        while not self._stop_requested:
+            result = super().dequeue_job_and_maintain_ttl(poll, max_idle_time=poll)
+            if result is not None:
+                return result
+        return None
 
 
 def sweep(service) -> int:
@@ -45,8 +53,8 @@ def sweep(service) -> int:
         if service.store.redis.exists(lease_key(service, match_id)):
             continue
         meta, live = service.load(match_id)
-        if live.status != "active" or service.automated_seat(meta, live) is None \
-                or time.time() - live.updated_at <= JANITOR_INTERVAL:
+        if live.status != MatchStatus.ACTIVE or service.automated_seat(meta, live) is None \
+                or time.time() - live.updated_at <= defaults.JANITOR_INTERVAL:
             continue
         outcome = service.queue.resume(match_id, live.version, service.store.prefix)
         if outcome == "give_up":
@@ -75,7 +83,7 @@ def _janitor_loop(service, stop: threading.Event, interval: float) -> None:
             log.exception("janitor sweep failed")
 
 
-def start_janitor(service, interval: float = JANITOR_INTERVAL) -> threading.Event:
+def start_janitor(service, interval: float = defaults.JANITOR_INTERVAL) -> threading.Event:
     """Run the janitor in a daemon thread; set the returned event to stop it."""
     stop = threading.Event()
     threading.Thread(target=_janitor_loop, args=(service, stop, interval), daemon=True,
@@ -83,29 +91,49 @@ def start_janitor(service, interval: float = JANITOR_INTERVAL) -> threading.Even
     return stop
 
 
-_embedded_started: set = set()
+class EmbeddedWorkers:
+    """Worker threads and a janitor inside this process; `stop()` ends them."""
+
+    def __init__(self, workers: list, threads: list, janitor: threading.Event):
+        self.workers, self.threads, self.janitor = workers, threads, janitor
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Ask every worker to stop after its current job, wait for them, stop the janitor.
+
+        A stopped worker leaves RQ's worker sets; its `rq:worker:<name>` hash, which RQ keeps
+        a minute as a tombstone, is deleted here too, so nothing of it stays in Redis.
+        """
+        self.janitor.set()
+        for worker in self.workers:
+            worker._stop_requested = True  # what RQ's own stop signal handler sets
+        deadline = time.monotonic() + timeout
+        for worker, thread in zip(self.workers, self.threads):
+            thread.join(max(0.0, deadline - time.monotonic()))
+            if not thread.is_alive():
+                worker.connection.delete(worker.key)
 
 
-def start_embedded(settings: Settings, threads: int | None = None) -> None:
-    """Start in-process worker threads (and a janitor) once per queue in this process."""
-    if settings.queue_name in _embedded_started:
-        return
-    _embedded_started.add(settings.queue_name)
-    service = get_service(settings)
+def start_embedded(service, threads: int) -> EmbeddedWorkers:
+    """Start `threads` in-process worker threads (and a janitor) on the service's queue."""
+    settings = service.settings
     serve_queue(settings.queue_name, service)
-    for i in range(threads or settings.embedded_workers):
+    workers, started = [], []
+    for i in range(threads):
         worker = ThreadWorker([Queue(settings.queue_name,
                                      connection=connect(settings.redis_url, decode=False))],
                               connection=connect(settings.redis_url, decode=False),
                               name=f"embedded-{settings.queue_name}-{i}-{time.time_ns()}")
-        threading.Thread(target=worker.work, kwargs={"logging_level": "WARNING"},
-                         daemon=True, name=f"referee-worker-{i}").start()
-    start_janitor(service)
+        thread = threading.Thread(target=worker.work, kwargs={"logging_level": "WARNING"},
+                                  daemon=True, name=f"referee-worker-{i}")
+        thread.start()
+        workers.append(worker)
+        started.append(thread)
+    return EmbeddedWorkers(workers, started, start_janitor(service))
 
 
-def run_worker(settings: Settings, burst: bool = False, name: str | None = None) -> None:
+def run_worker(service, burst: bool = False, name: str | None = None) -> None:
     """Run one RQ worker process against a real Redis (the `referee worker` command)."""
-    service = get_service(settings)
+    settings = service.settings
     serve_queue(settings.queue_name, service)
     stop = start_janitor(service)
     connection = connect(settings.redis_url, decode=False)

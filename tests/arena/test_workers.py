@@ -9,7 +9,6 @@ import signal
 import time
 
 import pytest
-import redis
 
 from arena.ratings import fold, standings
 from tests.api.helpers import wait_until
@@ -22,7 +21,7 @@ from tests.support.http import BIN, start_process, stop_process
 @pytest.fixture
 def cluster(needs_real_redis):
     """An app (no worker threads) plus worker processes, all on one prefix and queue."""
-    from referee.api import create_app
+    from referee.root import create_app
 
     prefix, queue = unique_name("arena"), unique_name("arenaq")
     env = {"REDIS_URL": needs_real_redis, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue,
@@ -94,7 +93,7 @@ def test_round_robin_tournament_end_to_end(cluster):
     assert {row["matches"] for row in board["standings"]} == {9}
     assert strip(tour["standings"]) == standings(fold([r for r in sorted(
         records, key=lambda r: tour["matches"].index(r["match"]))]))
-    arena = cluster.service.arena
+    arena = cluster.service.extensions["arena"]
     assert arena.leaderboards.recompute("gops") == arena.leaderboards.table("gops")
 
 

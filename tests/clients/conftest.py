@@ -28,13 +28,14 @@ def service_url(app):
 def shared_service_url(real_redis_url):
     """One served app (own prefix and queue, worker threads) for a module's tests that do
     not need a fresh service each."""
-    from referee.api import create_app
+    from referee.root import create_app, stop_app
 
     prefix, queue = unique_name("clim"), unique_name("climq")
     app = create_app({"REDIS_URL": real_redis_url, "KEY_PREFIX": prefix, "QUEUE_NAME": queue,
                       "INLINE_WORKERS": 2})
     with serving(app) as url:
         yield url
+    stop_app(app)  # before the keys go, or a worker's heartbeat writes them back
     delete_keys(real_redis_url, prefix, queue)
 
 
@@ -91,7 +92,7 @@ def example_bots(processes, tmp_path):
 def cluster_url(needs_real_redis):
     """The app with no worker threads, served over HTTP, and two `referee worker` processes
     on the same Redis prefix and queue: the real deployment in miniature."""
-    from referee.api import create_app
+    from referee.root import create_app
 
     prefix, queue = unique_name("cli"), unique_name("cliq")
     env = {"REDIS_URL": needs_real_redis, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue}

@@ -86,16 +86,6 @@ def test_defaults_fill_missing_options():
     assert options == {"cards": 4, "ties": "carry"}
 
 
-def test_check_sequence_stops_at_first_illegal_move():
-    """The stateless check reports the index and seat of the first rejected move."""
-    moves = [(0, {"type": "bid", "card": 1}), (1, {"type": "bid", "card": 2}),
-             (1, {"type": "keep"}), (0, {"type": "bid", "card": 1})]
-    report = engine.check_sequence(GAME, 2, None, 1, moves)
-    assert (report.failed_index, report.failed_seat) == (3, 0)
-    assert report.error.code == "move.illegal.bid.not_in_hand"
-    assert report.applied == 3
-
-
 def test_replay_rebuilds_the_state():
     """Seed + moves give the same state again."""
     options, state, log = random_playout(GAME, 3, None, 11)

@@ -61,7 +61,7 @@ def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
     workers = [start_process([f"{BIN}/referee", "worker", "--name", f"{queue}-w{i}"],
                              env_extra=env) for i in range(2)]
     api = start_process([f"{BIN}/gunicorn", "-w", "2", "-k", "gthread", "--threads", "8",
-                         "-b", f"127.0.0.1:{port}", "referee.api:create_app()"], env_extra=env)
+                         "-b", f"127.0.0.1:{port}", "referee.root:create_app()"], env_extra=env)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for_http(f"{base}/v1/health", proc=api)

@@ -59,16 +59,27 @@ class _Exploding:
         """Always fails the way a bug in our code would."""
         raise RuntimeError("a bug in the driver")
 
+    def rejected(self, ref, failure, match_id, version):
+        """Never reached: choose fails first."""
 
-def test_a_runner_that_keeps_failing_aborts_the_match_unrated(app):
+
+def test_a_runner_that_keeps_failing_aborts_the_match_unrated(redis_settings):
     """Our own repeated failure aborts the match (never rated, never a bot's forfeit)."""
-    service = app.extensions["referee"]
-    service.drivers["explode"] = _Exploding()
-    service.queue.max_resumes = 1
-    created = service.create("gops", ["explode:x", "builtin:random"], None, 3)
-    live = wait_until(lambda: (lv := service.store.live(created.meta.id)).status != "active"
-                      and lv, timeout=30)
-    assert live.status == "aborted"
-    assert live.result["termination"] == "aborted" and "failed" in live.result["reason"]
-    assert live.forfeits == {}
-    assert created.meta.id not in service.store.automated_ids()
+    from arena.plugin import arena_plugin
+    from referee.root import create_app, stop_app
+    from referee.service.plugins import Plugin
+
+    buggy = Plugin(name="buggy", drivers=lambda store, settings: {"explode": _Exploding()})
+    app = create_app(redis_settings, plugins=[arena_plugin(), buggy])
+    try:
+        service = app.extensions["referee"]
+        service.queue.max_resumes = 1  # give up at the first repeat (the default allows 5)
+        created = service.create("gops", ["explode:x", "builtin:random"], None, 3)
+        live = wait_until(lambda: (lv := service.store.live(created.meta.id)).status != "active"
+                          and lv, timeout=30)
+        assert live.status == "aborted"
+        assert live.result["termination"] == "aborted" and "failed" in live.result["reason"]
+        assert live.forfeits == {}
+        assert created.meta.id not in service.store.automated_ids()
+    finally:
+        stop_app(app)

@@ -49,14 +49,17 @@ def page(browser):
 @pytest.fixture(scope="module")
 def site(real_redis_url):
     """The service over HTTP on loopback: its base URL (the app's keys are removed after)."""
-    from referee.api import create_app
+    from referee.root import create_app, stop_app
 
     prefix, queue = unique_name("web"), unique_name("webq")
     app = create_app({"REDIS_URL": real_redis_url, "KEY_PREFIX": prefix, "QUEUE_NAME": queue,
                       "INLINE_WORKERS": 2})
-    with serve_in_thread(app) as base:
-        yield base
-    delete_keys(real_redis_url, prefix, queue)
+    try:
+        with serve_in_thread(app) as base:
+            yield base
+    finally:
+        stop_app(app)
+        delete_keys(real_redis_url, prefix, queue)
 
 
 def shot(page, name: str) -> Path:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from yunnan_strategy import (HORSE_VP, INFLUENCE_MAX, NPROV, PASSES_MAX, PROGRESS_VP,
-                             TEAHOUSE_VP, TOP, Planner, Position, bank_payout, bridge_value)
+from yunnan_strategy import (HORSE_VP, INFLUENCE_MAX, PASSES_MAX, PROGRESS_VP, TEAHOUSE_VP,
+                             TOP, Planner, Position, bank_payout, bridge_value)
 
 TRADER_COST = 2.0
 """A trader bidding from the supply is one fewer travelling this round."""

@@ -1,4 +1,5 @@
-"""Wire schemas (marshmallow, documented by flask-smorest); the games never see these."""
+"""The wire format of the service's records as marshmallow schemas (no Flask): the API's
+requests and answers, shared with the plug-ins' endpoints (MatchCreatedSchema, ProblemSchema)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,54 @@
+"""Every default of the service and the arena, in one place; modules refer to these names.
+
+Settings (referee/service/config.py) reads the environment with these as fallbacks; the arena's
+match limits, tournament sizes and the bot protocol's timeouts are here too, so a default is
+changed once and the API schemas, the CLI and the runner agree.
+"""
+
+from __future__ import annotations
+
+import os
+
+# -- the HTTP service ---------------------------------------------------------------------
+MAX_BODY_BYTES = 256 * 1024
+"""Largest request body accepted (REFEREE_MAX_BODY)."""
+MAX_WAIT_SECONDS = 60
+"""Longest long-poll a prompt may ask for (REFEREE_MAX_WAIT)."""
+KEY_PREFIX = "ref"
+QUEUE_NAME = "referee"
+EMBEDDED_WORKERS = 2
+"""Worker threads of the embedded default (REFEREE_EMBEDDED_WORKERS)."""
+
+# -- matches, the runner and the workers --------------------------------------------------
+COMMIT_ATTEMPTS = 8
+"""Optimistic commits tried before a move fails as match.busy."""
+LEASE_SECONDS = int(os.environ.get("REFEREE_LEASE_SECONDS", "10"))
+"""How long a runner's claim on a match lasts without renewal (renewed before every move)."""
+LOCK_SECONDS = 10
+"""Leases of the leaderboard and ladder matchmaker (short critical sections)."""
+JANITOR_INTERVAL = 2.0
+"""Seconds between the janitor's sweeps."""
+WORKER_POLL_SECONDS = 1
+"""How often an idle embedded worker thread looks whether it was asked to stop."""
+MAX_RESUMES = 5
+"""Runners restarted at one version before the match is aborted as our own failure."""
+JOB_TIMEOUT_SECONDS = 3600
+JOB_FAILURE_TTL = 86400
+"""How long failed jobs and resume counters stay in Redis (a day)."""
+JOB_RESULT_TTL = 60
+
+# -- the arena ----------------------------------------------------------------------------
+MATCH_LIMITS = {"move_ms": 1000, "bank_ms": 10_000, "start_ms": 5000, "strikes": 0,
+                "max_streak": 500}
+"""Per-move limit, per-match time bank, /start limit, failures absorbed before a forfeit, and
+how many moves in a row a bot may make before it counts as stalling (bot.stalling)."""
+MATCH_LIMIT_BOUNDS = {"move_ms": (10, 120_000), "bank_ms": (0, 3_600_000),
+                      "start_ms": (10, 120_000), "strikes": (0, 1000),
+                      "max_streak": (5, 1_000_000)}
+END_TIMEOUT_S = 2.0
+"""How long a bot's /end call may take (its answer changes nothing)."""
+TOURNAMENT = {"format": "round_robin", "seeds_per_table": 2, "seatings": "rotations",
+              "concurrency": 2, "max_matches": 100, "rated": True}
+"""A tournament's parameters when the request leaves them out."""
+TOURNAMENT_MAX_MATCHES = 5000
+"""The most matches one round robin may plan."""
