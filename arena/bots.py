@@ -197,12 +197,18 @@ class BotRegistry:
         """Re-enable a disabled bot; `secret` must be the bot's own (until accounts exist,
         its signing secret is what proves ownership). Raises BotNotFound, MissingToken,
         InvalidToken."""
+        bot = self.owned(bot_id, secret)
+        self.standing.enable(bot_id)
+        return bot
+
+    def owned(self, bot_id: str, secret: str | None) -> dict:
+        """The bot, if `secret` is its own (what proves ownership until accounts exist).
+        Raises BotNotFound, MissingToken, InvalidToken."""
         bot = self.get(bot_id)
         if not secret:
-            raise MissingToken("re-enabling a bot needs 'Authorization: Bearer <bot secret>'")
+            raise MissingToken("this needs the bot's owner: 'Authorization: Bearer <bot secret>'")
         if not hmac.compare_digest(secret.encode(), bot["secret"].encode()):
             raise InvalidToken("that is not this bot's secret")
-        self.standing.enable(bot_id)
         return bot
 
     def health(self, bot_id: str) -> dict:

@@ -2,20 +2,23 @@
 
 Who may call what: every page here is public and shows what the public API shows (the
 leaderboard, tournament and bot records). A bot's failures are listed by code, version and
-match; failure details (messages, the bot's own bytes) are never shown here: they belong to the
-bot's owner, through the API.
+match by everyone. Failure details (messages, the bot's own bytes) are the owner's only: the
+bot page asks for them with the bot's secret as a header (`/bots/<id>/owner`).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, render_template
+import json
+
+from flask import Blueprint, abort, current_app, render_template, request
 
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.web_plot import history, plot
 from referee.core.errors import RefereeError
 
-blp = Blueprint("arena_web", __name__, template_folder="templates")
+blp = Blueprint("arena_web", __name__, template_folder="templates", static_folder="static",
+                static_url_path="/static/arena")
 
 RECENT_SCAN = 300
 """How many of the newest matches a bot page looks through for that bot's matches."""
@@ -122,6 +125,24 @@ def _bot_matches(bot_id: str) -> list[dict]:
         if len(found) >= 30:
             break
     return found
+
+
+@blp.get("/bots/<bot_id>/owner")
+def bot_owner(bot_id):
+    """The owner's view of the bot's last failure (what the bot sent with it).
+
+    Who may call: the bot's owner, proven by the bot's secret in the Authorization header
+    (the bot page's script sends it; it is never part of a URL)."""
+    header = request.headers.get("Authorization", "")
+    secret = header[7:].strip() if header.lower().startswith("bearer ") else None
+    try:
+        arena().bots.owned(bot_id, secret)
+    except RefereeError as err:
+        abort(err.status, err.message)
+    private = arena().bots.private(bot_id)["last_error"]
+    text = json.dumps(private, indent=1, ensure_ascii=False) if private else None
+    return render_template("arena/_owner.html", failure=text), 200, \
+        {"Cache-Control": "no-store"}
 
 
 @blp.get("/bot-protocol")

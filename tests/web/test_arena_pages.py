@@ -88,3 +88,29 @@ def test_bot_protocol_page(site, page):
     for path in ("GET /", "POST /move"):
         assert page.get_by_text(path, exact=False).count() >= 1
     shot(page, "bot-protocol")
+
+
+def test_failure_details_are_for_the_owner_only(site, page, bots):
+    """A bot answering garbage: its page shows the failure's code to anyone; what it sent
+    only to whoever gives the bot's secret (sent as a header, dropped from the address)."""
+    bot = bots("garbage-bot", "dschunke")
+    bot.behaviour = "garbage"
+    bot_id = _register(site, bot, "dschunke")
+    r = requests.post(f"{site}/v1/arena/matches", timeout=10, json={
+        "game": "dschunke", "seats": [f"bot:{bot_id}", "builtin:random", "builtin:random"],
+        "seed": 1, "rated": False})
+    assert r.status_code == 201, r.text
+    _until(lambda: requests.get(f"{site}/v1/bots/{bot_id}", timeout=10).json()["health"],
+           lambda h: h["last_error"] is not None)
+    page.goto(f"{site}/bots/{bot_id}")
+    assert "bot.bad_response" in page.locator("main").inner_text()
+    assert "I am not JSON" not in page.content()
+    assert requests.get(f"{site}/bots/{bot_id}/owner", timeout=10).status_code == 401
+    page.fill("#secret", "bs_not-the-secret")
+    page.click("#ownerform button")
+    page.wait_for_function("document.querySelector('#ownerstatus').textContent.includes('403')")
+    page.goto(f"{site}/bots/{bot_id}#secret={bot.secret}")
+    page.wait_for_selector("#ownerview")
+    assert "I am not JSON" in page.locator("#ownerview").inner_text()
+    assert bot.secret not in page.url
+    shot(page, "bot-owner-dschunke")

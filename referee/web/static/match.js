@@ -93,5 +93,6 @@
     const m = /token=([^&]+)/.exec(location.hash);
     const token = m ? decodeURIComponent(m[1]) : sessionStorage.getItem(key);
     if (token) open(token);
+    window.addEventListener("hashchange", () => location.reload());  // a new #token=…
   }
 })();
