@@ -178,7 +178,7 @@ class Leaderboard(MethodView):
 class ProtocolDocument(MethodView):
     def get(self):
         """Bot protocol v1 as an OpenAPI 3 document (the endpoints a bot serves)"""
-        return jsonify(protocol_openapi())
+        return jsonify(protocol_openapi(service().games))
 
 
 BLUEPRINTS = [bots_blp, arena_blp, tours_blp, boards_blp, protocol_blp]

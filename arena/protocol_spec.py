@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arena.protocol import NONCE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
+from referee.service.described import view_schema
 
 _SIGNED = [
     {"name": TIMESTAMP_HEADER, "in": "header", "required": True, "schema": {"type": "string"},
@@ -35,7 +36,8 @@ _SCHEMAS = {
         "game": {"type": "string"}, "rules_version": {"type": "string"},
         "seat": {"type": "integer"}, "version": {"type": "integer"},
         "decision": {"type": "object", "description": "seat, kind, move_types, sealed, prompt"},
-        "view": {"type": "object", "description": "what your seat may see (GET /v1/games/{game})"},
+        "view": {"allOf": [{"$ref": "#/components/schemas/View"}],
+                 "description": "what your seat may see (GET /v1/games/{game})"},
         "legal_moves": {"type": "array", "items": _OBJ,
                         "description": "every legal move: answer one of them"},
         "time": {"type": "object", "properties": {
@@ -52,8 +54,15 @@ _SCHEMAS = {
         "apiversion": {"type": "string"}, "match": {"type": "string"},
         "game": {"type": "string"}, "seat": {"type": "integer"},
         "result": {"type": "object", "description": "scores, ranks, termination, failures"},
-        "view": _OBJ}},
+        "view": {"allOf": [{"$ref": "#/components/schemas/View"}]}}},
 }
+
+
+def view_components(games) -> dict:
+    """`<game>.SeatView` per game and `View`, any of them (a bot sees only its seat's view)."""
+    schemas = {f"{g.spec.name}.SeatView": view_schema(g, False) for g in games}
+    refs = [{"$ref": f"#/components/schemas/{name}"} for name in schemas]
+    return {**schemas, "View": {"oneOf": refs} if refs else {"type": "object"}}
 
 
 def _post(summary: str, request: str, answer: str | None, text: str) -> dict:
@@ -66,8 +75,8 @@ def _post(summary: str, request: str, answer: str | None, text: str) -> dict:
                      "responses": {"200": ok}}}
 
 
-def protocol_openapi() -> dict:
-    """The document."""
+def protocol_openapi(games=()) -> dict:
+    """The document; `view` fields refer to the view schemas of `games` (a registry)."""
     return {
         "openapi": "3.0.3",
         "info": {"title": "Referee bot protocol", "version": "1",
@@ -91,5 +100,5 @@ def protocol_openapi() -> dict:
             "/end": _post("A match ended", "End", None, "Answer 2xx; failures here are "
                                                         "logged, never held against you."),
         },
-        "components": {"schemas": _SCHEMAS},
+        "components": {"schemas": {**_SCHEMAS, **view_components(games)}},
     }

@@ -9,6 +9,7 @@
 
 const fs = require('node:fs');
 const http = require('node:http');
+const path = require('node:path');
 
 const { call } = require('./api');
 const { parseArgs } = require('./args');
@@ -122,7 +123,10 @@ async function register(bot, serviceUrl, { url, games, owner }) {
   const record = await call(serviceUrl, 'POST', '/bots',
     { body: { url, games: claimed, name: bot.info.name, owner: owner || null } });
   bot.secret.value = record.secret;
-  if (bot.secret.file) fs.writeFileSync(bot.secret.file, record.secret + '\n', { mode: 0o600 });
+  if (bot.secret.file) {
+    fs.mkdirSync(path.dirname(bot.secret.file), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(bot.secret.file, record.secret + '\n', { mode: 0o600 });
+  }
   return record;
 }
 

@@ -11,6 +11,7 @@ from flask_smorest import Api
 
 from referee import __version__
 from referee.api import games, matches, meta, problems
+from referee.service.described import view_schema
 
 BLUEPRINTS = [meta.blp, games.blp, matches.blp]
 SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
@@ -72,6 +73,20 @@ def _document_moves(api, registry) -> None:
                                               "example": kind.to_dict()["example"]})
             refs.append({"$ref": f"#/components/schemas/{name}"})
         api.spec.components.schema(f"{game.spec.name}.Move", {"oneOf": refs})
+    _document_views(api, registry)
+
+
+def _document_views(api, registry) -> None:
+    """Each game's view schemas as components; `View` is any of them (what `view` fields hold)."""
+    refs = []
+    for game in registry:
+        for suffix, spectator in (("SeatView", False), ("SpectatorView", True)):
+            name = f"{game.spec.name}.{suffix}"
+            api.spec.components.schema(name, view_schema(game, spectator))
+            refs.append({"$ref": f"#/components/schemas/{name}"})
+    api.spec.components.schema("View", {
+        "oneOf": refs, "description": "what one seat (or a spectator) may see of a match, in "
+                                      "the schema of its game (GET /v1/games/{game})"})
 
 
 _DESCRIPTION = (

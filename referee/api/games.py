@@ -9,6 +9,7 @@ from referee.api.context import service
 from referee.service.schemas import (CheckRequestSchema, CheckResponseSchema, GameListSchema,
                                  GameSchema, ProblemSchema)
 from referee.core import engine
+from referee.service.described import describe
 from referee.core.errors import NotYourTurn, RefereeError
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
@@ -34,9 +35,12 @@ class GameDetail(MethodView):
         """Describe a game
 
         Options with defaults and their sources, the move vocabulary with a JSON Schema and an
-        example per move type, and what the game hides from each seat.
+        example per move type, what the game hides from each seat, a JSON Schema of a seat's
+        view and of the spectator's (every field described) with an example of each, and
+        `board`: every printed table the engine uses, each value tagged FOUND, DERIVED or
+        PROPOSAL with its source. Anyone may call it.
         """
-        return service().games.get(game).spec.to_dict()
+        return describe(service().games.get(game))
 
 
 @blp.route("/<game>/check")

@@ -8,6 +8,10 @@ from marshmallow import Schema, fields, validate
 from referee.core.rng import MAX_SEED
 
 
+VIEW_REF = {"allOf": [{"$ref": "#/components/schemas/View"}]}
+"""A `view` field documented as its game's view schema (the `View` component)."""
+
+
 class _Open(Schema):
     """A schema whose free-form parts (views, results) pass through as given."""
 
@@ -50,6 +54,12 @@ class GameSchema(GameSummarySchema):
     options = fields.List(fields.Nested(OptionSchema))
     moves = fields.List(fields.Nested(MoveKindSchema))
     hidden = fields.List(fields.String())
+    views = fields.Dict(metadata={"description": "`seat` and `spectator`: each a JSON Schema "
+                                                 "of that view (`schema`, also the OpenAPI "
+                                                 "components `<game>.SeatView` and "
+                                                 "`<game>.SpectatorView`) and an `example`"})
+    board = fields.Dict(metadata={"description": "the printed tables the engine uses; every "
+                                                 "value tagged {value, status, source}"})
 
 
 class GameListSchema(_Open):
@@ -102,7 +112,7 @@ class CheckResponseSchema(_Open):
     over = fields.Boolean()
     pending = fields.List(fields.Nested(PendingSchema))
     outcome = fields.Dict(allow_none=True)
-    view = fields.Dict(allow_none=True)
+    view = fields.Dict(allow_none=True, metadata=VIEW_REF)
 
 
 # -- matches --------------------------------------------------------------------------------
@@ -157,7 +167,7 @@ class MatchSchema(_Open):
     labels = fields.Dict()
     created_at = fields.Float()
     updated_at = fields.Float()
-    view = fields.Dict()
+    view = fields.Dict(metadata=VIEW_REF)
 
 
 class MatchListSchema(_Open):
@@ -184,7 +194,7 @@ class PromptSchema(_Open):
     must_act = fields.Boolean()
     decision = fields.Nested(DecisionSchema, allow_none=True)
     legal_moves = fields.List(fields.Dict())
-    view = fields.Dict()
+    view = fields.Dict(metadata=VIEW_REF)
     result = fields.Dict(allow_none=True)
 
 
@@ -200,7 +210,7 @@ class MoveAcceptedSchema(_Open):
     status = fields.String()
     to_act = fields.List(fields.Nested(ToActSchema))
     result = fields.Dict(allow_none=True)
-    view = fields.Dict()
+    view = fields.Dict(metadata=VIEW_REF)
 
 
 class LogQuerySchema(_Open):

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-
+from referee_client.botkit.secret_store import write_secret
 from referee_client.client import Client
 
 
@@ -22,8 +21,4 @@ def register(server, service_url: str, *, games=None, name: str | None = None,
     return record
 
 
-def write_secret(path: str, secret: str) -> None:
-    """Write a secret readable by its owner only."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(secret + "\n")
+__all__ = ["register", "write_secret"]

@@ -3,6 +3,7 @@
     python -m referee_client.play --url http://127.0.0.1:8000 --game gops \\
         --seats remote,builtin:random --options '{"cards": 4}' --seed 7
     python -m referee_client.play --url http://127.0.0.1:8000 --match ID --token=TOKEN
+    python -m referee_client.play --url http://127.0.0.1:8000 --match ID     # watch it
 
 Tokens and secrets may begin with '-': give them as --token=VALUE.
 """
@@ -18,6 +19,7 @@ import requests
 from referee_client.client import DEFAULT_URL, Client
 from referee_client.errors import RefereeError
 from referee_client.play.session import TerminalPlayer
+from referee_client.watch import Watcher
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int)
     parser.add_argument("--limits", type=json.loads, default={},
                         help="arena time limits (JSON), when a seat is a bot")
-    parser.add_argument("--match", help="join this match instead of creating one")
+    parser.add_argument("--match", help="join this match instead of creating one (without "
+                        "--token: watch it as a spectator)")
     parser.add_argument("--token", action="append", default=[],
                         help="seat token for --match, as --token=TOKEN (repeat for several "
                              "seats)")
@@ -63,16 +66,18 @@ def main(argv=None, stdin=None, stdout=None) -> int:
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     client = Client(args.url, timeout=10.0)
     try:
+        if args.match and not args.token:  # no seat: watch it as a spectator
+            stdout.write(f"no --token: watching match {args.match} as a spectator\n")
+            Watcher(client, args.match, out=stdout).follow()
+            return 0
         if args.match:
-            if not args.token:
-                print("--match needs --token (the seat token you were given)", file=sys.stderr)
-                return 1
             match_id, tokens = args.match, join(client, args.match, args.token)
         elif args.game:
             match_id, tokens = create(client, args)
             _introduce(client, match_id, tokens, stdout)
         else:
-            print("give --game (a new match) or --match and --token", file=sys.stderr)
+            print("give --game (a new match), or --match (with --token to play a seat)",
+                  file=sys.stderr)
             return 1
         if not tokens:
             print("no seat of yours to play: give at least one remote seat", file=sys.stderr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 from referee_client.errors import MatchError, RefereeError
 from referee_client.render import renderer_for
@@ -11,7 +12,9 @@ HELP = """answer with:
   a number        play that legal move
   a JSON object   play that move as typed, e.g. {"type": "keep"}
   v               show the view and the moves again
-  q               leave (the match goes on; rejoin with --match and --token)"""
+  a               autoplay: random legal moves play your seat(s) to the end, and you watch
+  q               leave: your seat keeps waiting for you (nothing plays it), so the match
+                  stops at its next decision until you rejoin with --match and --token"""
 
 LEFT = 2
 """Exit status when the person leaves (or input ends) before the match is over."""
@@ -30,6 +33,8 @@ class TerminalPlayer:
         self.game = first["game"]
         self.renderer = renderer_for(self.game, client.game(self.game))
         self._catalogue: dict | None = None
+        self.autoplay = False  # set by `a`: random legal moves play the seats to the end
+        self.rng = random.Random()
 
     def say(self, text: str = "") -> None:
         """Write a line (or several) to the terminal."""
@@ -45,6 +50,9 @@ class TerminalPlayer:
                 return self.finish()
             ready = [(seat, p) for seat, p in prompts.items() if p["must_act"]]
             if ready:  # one turn, then look again: the match has moved
+                if self.autoplay:
+                    self.play_for(*ready[0])
+                    continue
                 if not self.take_turn(*ready[0]):
                     return self.leave()
                 waiting = False
@@ -65,6 +73,10 @@ class TerminalPlayer:
             line = self.ask(f"seat {seat}, your move [1-{len(moves)}, JSON, ? for help]: ")
             if line is None or line in ("q", "quit", "exit"):
                 return False
+            if line in ("a", "auto", "autoplay"):
+                self.say("autoplay: random legal moves play your seat(s) from now to the end")
+                self.autoplay = True
+                return self.play_for(seat, prompt)
             if line in ("?", "h", "help"):
                 self.say(HELP)
                 continue
@@ -74,6 +86,13 @@ class TerminalPlayer:
             move = self.parse(line, moves)
             if move is not None and self.submit(seat, move, prompt["version"]) is not False:
                 return True
+
+    def play_for(self, seat: int, prompt: dict) -> bool:
+        """Autoplay: submit a random legal move for the seat (True: look at the match again)."""
+        move = self.rng.choice(prompt["legal_moves"])
+        self.say(f"seat {seat} (autoplay): {self.renderer.move(move)}")
+        self.submit(seat, move, prompt["version"], quiet=True)
+        return True
 
     def show(self, seat: int, prompt: dict) -> None:
         """The seat's view, its decision and the numbered legal moves."""
@@ -109,20 +128,23 @@ class TerminalPlayer:
             self.say("not a move number or JSON (? for help)")
             return None
 
-    def submit(self, seat: int, move, version: int):
-        """Send the move; explain a rejection. False: ask again; None: look at the match again."""
+    def submit(self, seat: int, move, version: int, quiet: bool = False):
+        """Send the move; explain a rejection. False: ask again; None: look at the match again.
+        `quiet`: say nothing of an accepted move or of a stale version (autoplay)."""
         try:
             self.client.move(self.match_id, self.tokens[seat], move, expected_version=version)
         except MatchError as err:  # the match moved on (or ended): fetch a fresh prompt
             if err.code == "match.version_stale":  # e.g. another seat's sealed move landed
-                self.say("the match moved on while you chose; here it is again")
+                if not quiet:
+                    self.say("the match moved on while you chose; here it is again")
             else:
                 self.say(self.explain(err))
             return None
         except RefereeError as err:
             self.say(self.explain(err))
             return False
-        self.say(f"played: {self.renderer.move(move) if isinstance(move, dict) else move}")
+        if not quiet:
+            self.say(f"played: {self.renderer.move(move) if isinstance(move, dict) else move}")
         return True
 
     def explain(self, err: RefereeError) -> str:
@@ -154,9 +176,18 @@ class TerminalPlayer:
         return 0
 
     def leave(self) -> int:
-        """Say how to come back to a match left before its end."""
-        self.say(f"left match {self.match_id}; it goes on without you. Rejoin with:")
-        tokens = " ".join(f"--token={t}" for t in self.tokens.values())  # may begin with '-' 
+        """Say what becomes of the seats left before the end, and how to come back."""
+        seats = ", ".join(str(s) for s in self.tokens)
+        self.say(f"left match {self.match_id}. Seat {seats} is still yours and nothing plays "
+                 f"it while you are away:")
+        self.say("  the other seats play on until your seat must decide, then the match waits "
+                 "for you")
+        self.say("  (a remote seat has no time limit and cannot resign yet; answering `a` "
+                 "instead of `q`")
+        self.say("  lets random legal moves finish the match for you). Come back with:")
+        tokens = " ".join(f"--token={t}" for t in self.tokens.values())  # may begin with '-'
         self.say(f"  python -m referee_client.play --url {self.client.url} "
                  f"--match {self.match_id} {tokens}")
+        self.say(f"or watch it without playing: python -m referee_client.watch {self.match_id} "
+                 f"--url {self.client.url}")
         return LEFT

@@ -5,6 +5,7 @@ special-card stacks and the goods poker."""
 from __future__ import annotations
 
 from referee_client.render import register
+from referee_client.render.dschunke_words import describe
 from referee_client.render.generic import Renderer, scalar
 
 RING = ("grey", "orange", "lilac", "brown", "white")
@@ -226,21 +227,9 @@ class DschunkeRenderer(Renderer):
     # -- moves --------------------------------------------------------------------------------
 
     def move(self, move: dict) -> str:
-        """Moves in words where that reads better: `bid 2 white`, `merchant violet`."""
-        kind = move.get("type")
-        if kind == "bid":
-            return f"bid {move.get('count')} {move.get('goods')}"
-        if kind in ("take_goods", "resupply"):
-            where = "" if move.get("goods") == move.get("junk") else f" from the {move.get('junk')} store"
-            return f"{kind.replace('_', ' ')} 1 {move.get('goods')}{where}"
-        if kind == "assistant":
-            return f"assistant {move.get('assistant')} on the {move.get('junk')} junk"
-        if kind == "merchant":
-            return f"merchant {move.get('merchant')}"
-        if kind == "move_strip":
-            return (f"move strip of seat {move.get('owner')} from {move.get('from')} to "
-                    f"{move.get('to')}")
-        return super().move(move)
+        """The move in words: `bid 2 white`, `use the violet merchant's action`..."""
+        text = describe(move)
+        return text if text is not None else super().move(move)
 
     def decision(self, decision: dict) -> str:
         """The generic decision text, plus what a bid step asks."""

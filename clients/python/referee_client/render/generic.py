@@ -7,10 +7,34 @@ It knows nothing of any game: views are pretty-printed as an indented outline, m
 from __future__ import annotations
 
 import json
+import shutil
+import textwrap
 
+MAX_WIDTH = 100
+"""Help text is wrapped to the terminal's width, and never wider than this."""
 SCALARS = (str, int, float, bool, type(None))
 INLINE_WIDTH = 72
 """Lists whose compact form fits in this many characters stay on one line."""
+
+
+def width() -> int:
+    """The width to wrap help text to: the terminal's ($COLUMNS when piped), at most MAX_WIDTH."""
+    return max(40, min(MAX_WIDTH, shutil.get_terminal_size((80, 24)).columns))
+
+
+def wrap(text: str, indent: int = 0) -> list[str]:
+    """`text` wrapped to width(), every line indented by `indent` spaces."""
+    pad = " " * indent
+    return textwrap.wrap(text, width(), initial_indent=pad, subsequent_indent=pad) or [pad]
+
+
+def _wrap_move(line: str) -> list[str]:
+    """A numbered move's line, continued under its text when too wide for the terminal."""
+    if len(line) <= width():
+        return [line]
+    text = line.lstrip()
+    return textwrap.wrap(text, width(), initial_indent=line[:len(line) - len(text)],
+                         subsequent_indent=" " * 5)
 
 
 def label(key) -> str:
@@ -91,12 +115,18 @@ class Renderer:
         """The legal moves numbered from 1, with each move type's description once."""
         lines, described = [], set()
         for number, move in enumerate(moves, 1):
-            text = self.move(move)
+            line = f"{number:>3}. {self.move(move)}"
             kind = move.get("type")
             if kind in self.move_help and kind not in described and self.move_help[kind]:
-                text += f"    ({self.move_help[kind]})"
                 described.add(kind)
-            lines.append(f"{number:>3}. {text}")
+                help_text = f"({self.move_help[kind]})"
+                if len(line) + 4 + len(help_text) <= width():
+                    line += "    " + help_text
+                else:  # a long description goes under its move, wrapped to the terminal
+                    lines.extend(_wrap_move(line))
+                    lines.extend(wrap(help_text, 7))
+                    continue
+            lines.extend(_wrap_move(line))
         return "\n".join(lines)
 
     def result(self, result: dict | None, seats: list[dict] | None = None, mine=()) -> str:

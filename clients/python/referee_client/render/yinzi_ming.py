@@ -10,6 +10,8 @@ screen can say what they are. Bots may use them too.
 from __future__ import annotations
 
 from referee_client.render import Renderer, register
+from referee_client.render.generic import wrap
+from referee_client.render.yinzi_ming_words import describe
 
 GOODS = ["preserves", "paper", "grass_cloth", "sugar", "nankeen", "brick_tea", "rice_wine",
          "spirits"]
@@ -84,6 +86,7 @@ class YinziMingRenderer(Renderer):
         if not view or "board" not in view:
             return super().view(view, seat)
         learn(view)
+        self.last_view = view  # names crops, demands and the rate in the moves listed after it
         you = view.get("you", seat)
         parts = [self._header(view, you), self._board(view, you), self._markets(view, you),
                  self._register(view, you), self._workshops(view, you), self._port(view, you),
@@ -232,24 +235,17 @@ class YinziMingRenderer(Renderer):
         if kind == "regulation":
             text += f"; you owe {prompt.get('tax_owed')} Yinzi"
         head = f"decide: {kind} (moves: {', '.join(decision.get('move_types', []))})"
-        return head if text is None else f"{head}\n  {text}"
+        return head if text is None else "\n".join([head] + wrap(text, 2))
 
     def move(self, move: dict) -> str:
-        """The move as `type key=value`, glossed with what its ids stand for."""
-        text = super().move(move)
-        kind = move.get("type")
-        gloss = None
-        if kind == "build" or kind in ("upgrade", "produce", "ship") and "workshop" in move:
-            wid = move.get("tile") or move.get("workshop")
-            g = GOOD_OF.get(wid)
-            gloss = g and f"{good(g)} <- {good(INPUT[g])}"
-            if kind == "ship" and move.get("ship") in SHIPS:
-                gloss += f", onto the {SHIPS[move['ship']][0]} ship"
-        elif kind == "merchant":
-            gloss = SLOTS.get(move.get("slot"))
-        elif kind in ("corrupt", "benefit"):
-            gloss = BENEFITS.get(move.get("benefit"))
-        elif kind in ("exchange", "mint"):
-            gloss = ("pay Sapeques for 1 Yinzi" if move.get("direction") == "buy"
-                     else "1 Yinzi for Sapeques")
-        return f"{text}  [{gloss}]" if gloss else text
+        """The move in words, naming what its ids stand for (the generic form if unknown)."""
+        names = {"workshop": self._workshop, "slot": lambda n: SLOTS.get(n, "?"),
+                 "benefit": lambda b: BENEFITS.get(b, "?"),
+                 "ship": lambda s: f"the {SHIPS[s][0]} ship" if s in SHIPS else "?"}
+        text = describe(move, getattr(self, "last_view", None), names)
+        return text if text is not None else super().move(move)
+
+    @staticmethod
+    def _workshop(wid) -> str:
+        g = GOOD_OF.get(wid)
+        return f"{wid} ({good(g)} <- {good(INPUT.get(g, '?'))})" if g else str(wid)

@@ -1,0 +1,29 @@
+"""The one build step pyproject.toml cannot declare: ship the game data.
+
+The data tables stay where the project documents them, in `seeds/<game>/` at the top of the
+repository (rules summaries beside them). A wheel, or a plain `pip install .`, copies that
+folder into the built package as `referee/seeds/`, where `referee.core.seeds` finds it with
+importlib.resources; an editable install reads `seeds/` in the checkout instead.
+"""
+
+import shutil
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+SEEDS = Path(__file__).resolve().parent / "seeds"
+
+
+class BuildWithSeeds(build_py):
+    """build_py, then the game data into the build as referee/seeds/."""
+
+    def run(self):
+        """Build the packages, then copy seeds/ beside them (JSON tables and rules.md)."""
+        super().run()
+        target = Path(self.build_lib) / "referee" / "seeds"
+        shutil.copytree(SEEDS, target, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
+
+
+setup(cmdclass={"build_py": BuildWithSeeds})

@@ -1,0 +1,82 @@
+"""The README's own commands work as written (issue 15 item 8): its curl loop plays a match
+to the end against a real `referee serve`, and its shell blocks never call a bare `referee`
+(not on PATH unless the venv is activated)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.support.http import free_port, stop_process, wait_for_http
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text()
+REFEREE = Path(sys.executable).parent / "referee"
+
+
+def shell_blocks(text: str) -> list[str]:
+    """Every ```sh block of a Markdown text, without its fences."""
+    return re.findall(r"^```sh\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+
+
+def section_block(text: str, heading: str) -> str:
+    """The first ```sh block after `heading`."""
+    return shell_blocks(text[text.index(heading):])[0]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
+def test_the_curl_loop_plays_a_match_to_the_end(tmp_path):
+    """The block under "Playing with nothing but curl", run by bash as written (only
+    $REFEREE, which it reads, points it at this test's service): the match ends and the last
+    line printed is the record's result line."""
+    block = section_block(README, "## Playing with nothing but curl")
+    port = free_port()
+    service = subprocess.Popen([str(REFEREE), "serve", "--port", str(port)], cwd=tmp_path,
+                               env={**os.environ, "REDIS_URL": ""}, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{url}/v1/health", timeout=60, proc=service)
+        done = subprocess.run(["bash", "-c", block], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=600, env={**os.environ, "REFEREE": url})
+        assert done.returncode == 0, done.stdout + done.stderr
+        lines = done.stdout.strip().splitlines()
+        match_id = re.fullmatch(r"match (\w+)", lines[0]).group(1)
+        result = json.loads(lines[-1])
+        assert result["type"] == "result" and result["termination"] == "rules"
+        with urllib.request.urlopen(f"{url}/v1/matches/{match_id}", timeout=10) as answer:
+            match = json.loads(answer.read())
+        assert match["status"] == "over"
+        with urllib.request.urlopen(f"{url}/v1/matches/{match_id}/log", timeout=10) as answer:
+            moves = json.loads(answer.read())["moves"]
+        assert any(m["seat"] == 0 and m.get("by", "seat") == "seat" for m in moves)
+    finally:
+        stop_process(service)
+
+
+def test_no_shell_block_calls_a_bare_referee():
+    """Every `referee` command in a shell block goes through the venv (.venv/bin/referee)."""
+    bare = [line for block in shell_blocks(README) for line in block.splitlines()
+            if re.search(r"(^|[\s;&|(])referee (serve|worker|play|tournament|bench)\b", line)]
+    assert bare == []
+
+
+def test_the_readme_documents_the_port_and_every_setting():
+    """How to pick the port, and every REFEREE_* setting the service and the CLI read."""
+    for name in ("--port", "REFEREE_PORT", "REFEREE_HOST", "REFEREE_SEEDS",
+                 "REFEREE_EXTRA_GAMES", "REFEREE_LOG_LEVEL"):
+        assert name in README, name
+    read = set()
+    for path in [ROOT / "referee" / "cli.py", *(ROOT / "referee" / "service").glob("*.py"),
+                 ROOT / "referee" / "core" / "seeds.py"]:
+        read |= set(re.findall(r"\"(REFEREE_[A-Z_]+)\"", path.read_text()))
+    assert sorted(n for n in read if n not in README) == []

@@ -1,0 +1,92 @@
+"""The package installs and runs from a wheel (issue 15 item 9: a wheel had no game data).
+
+Builds the wheel from this checkout, installs it in a fresh venv (no editable install, run
+from a folder outside the checkout), serves it with `referee serve` and plays a builtin match
+of every shipped game to its end through the HTTP API.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from tests.packaging.test_dependencies import ROOT
+from tests.support.http import free_port, stop_process, wait_for_http
+
+pytestmark = pytest.mark.slow
+
+SHIPPED = {"dschunke": 3, "yunnan": 3, "yinzi-ming": 2}
+CLEAN = {k: v for k, v in os.environ.items()
+         if k not in ("PYTHONPATH", "REFEREE_SEEDS", "REFEREE_EXTRA_GAMES", "REDIS_URL")}
+"""The environment without what points at this checkout (the test run puts the checkout on
+PYTHONPATH, where pip would find the editable install and skip the wheel)."""
+
+
+def _run(args, **kwargs) -> str:
+    kwargs.setdefault("env", CLEAN)
+    done = subprocess.run(args, capture_output=True, text=True, timeout=900, **kwargs)
+    assert done.returncode == 0, f"{args}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def _call(url: str, body: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """A fresh venv with the wheel built from this checkout installed: its bin folder."""
+    work = tmp_path_factory.mktemp("wheel")
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(work / "dist"),
+          str(ROOT)], cwd=work)
+    wheels = list((work / "dist").glob("referee-*.whl"))
+    assert len(wheels) == 1, wheels
+    _run([sys.executable, "-m", "venv", str(work / "venv")])
+    _run([str(work / "venv" / "bin" / "pip"), "install", "-q", str(wheels[0])], cwd=work)
+    return work
+
+
+def test_the_wheel_carries_the_game_data(installed):
+    """The installed package reads its tables from inside site-packages, not the checkout."""
+    code = ("from referee.core.seeds import seeds_dir, load_table; "
+            "print(seeds_dir()); load_table('dschunke', 'board.json'); "
+            "load_table('yinzi-ming', 'map.json'); load_table('yunnan', 'board.json')")
+    where = _run([str(installed / "venv" / "bin" / "python"), "-c", code], cwd=installed)
+    where = where.strip()
+    assert "site-packages/referee/seeds" in where and str(ROOT) not in where
+
+
+def test_the_installed_service_plays_every_game_to_the_end(installed):
+    """`referee serve` from the wheel: a builtin-vs-builtin match of each game ends."""
+    port = free_port()
+    proc = subprocess.Popen([str(installed / "venv" / "bin" / "referee"), "serve", "--port",
+                             str(port)], cwd=installed, env=CLEAN, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}/v1"
+    try:
+        wait_for_http(f"{base}/health", timeout=60, proc=proc)
+        ids = {game: _call(f"{base}/matches", {"game": game,
+                                                "seats": ["builtin:random"] * players,
+                                                "seed": 1})["id"]
+               for game, players in SHIPPED.items()}
+        deadline = time.monotonic() + 120
+        while True:
+            states = {game: _call(f"{base}/matches/{match_id}")
+                      for game, match_id in ids.items()}
+            if all(s["status"] == "over" for s in states.values()):
+                break
+            assert time.monotonic() < deadline, {g: s["status"] for g, s in states.items()}
+            time.sleep(0.5)
+        assert all(s["result"]["termination"] == "rules" for s in states.values())
+    finally:
+        stop_process(proc)
