@@ -153,9 +153,9 @@ def _figures(view: dict, junk: str, x, y) -> Markup:
                 lines.append((name, f"{name} merchant: {action_text(info.get('action') or {})}{used}"))
     parts = []
     for k, entry in enumerate(lines):
-        name, label = entry if isinstance(entry, tuple) else ("grey", entry)
+        label = entry[1] if isinstance(entry, tuple) else entry
         parts.append(el("path", d=f"M{x + 6},{y + 20 * k - 10} l6,12 h-12 z",
-                        fill=NAMED.get(name, "#999"), stroke="#222"))
+                        fill="#999", stroke="#222"))
         parts.append(text(x + 16, y + 20 * k, label, size=10))
     return Markup("").join(parts)
 
@@ -174,17 +174,21 @@ def _stacks(view: dict, x, y) -> Markup:
 def _poker(view: dict, ctx: Context, x, y, seats: list) -> Markup:
     poker = view.get("poker")
     parts = [text(x, y + 14, "Goods poker", size=13, weight="bold")]
-    if not poker:
-        return parts[0] + text(x, y + 36, "not being played now", size=12, fill="#666")
-    parts.append(text(x, y + 34, f"bidding round {poker.get('round')}: open colours "
-                      f"{', '.join(poker.get('open') or []) or 'none'}; sealed bids laid so far:",
-                      size=12))
-    for s, done in enumerate(poker.get("progress") or []):
-        parts.append(token(x + 14 + 44 * s, y + 52, seats[s], done, r=11))
-    reveal = poker.get("reveal")
+    last = view.get("last_poker") or {}  # a round's final reveal, kept until the next poker
+    reveal = (poker or {}).get("reveal") or last.get("reveal")
+    if poker:
+        parts.append(text(x, y + 34, f"bidding round {poker.get('round')}: open colours "
+                          f"{', '.join(poker.get('open') or []) or 'none'}; sealed bids laid "
+                          "so far:", size=12))
+        for s, done in enumerate(poker.get("progress") or []):
+            parts.append(token(x + 14 + 44 * s, y + 52, seats[s], done, r=11))
+    else:
+        parts.append(text(x, y + 34, "not being played now", size=12, fill="#666"))
     if reveal:
-        parts.append(text(x, y + 84, f"last reveal (bidding round {reveal.get('round')}): "
-                          "cards laid, void = more than one colour", size=12, weight="bold"))
+        when = f"round {last['round']}, " if not (poker or {}).get("reveal") and \
+            last.get("round") else ""
+        parts.append(text(x, y + 84, f"last reveal ({when}bidding round {reveal.get('round')}):"
+                          " cards laid, void = more than one colour", size=12, weight="bold"))
         for s, row in enumerate(reveal.get("bids") or []):
             if row is None:
                 continue
@@ -205,7 +209,7 @@ def _legend(view: dict, ctx: Context, x, y, seats: list) -> Markup:
     entries += [(rect(0, 4, 20, 12, fill="#ccc", stroke="#222"), "cargo strip (owner's colour)"),
                 (token(10, 10, "#ccc", "n", r=9, shape="square"), "visible crates of a seat"),
                 (el("path", d="M10,2 l7,14 h-14 z", fill="#999", stroke="#222"),
-                 "merchant (named by its own colour, not a seat's)")]
+                 "merchant (no seat's piece: its action is written beside it)")]
     return legend(x, y, entries, width=1020)
 
 
