@@ -30,6 +30,11 @@ def who(view: dict, p) -> str:
     return "Dúlì" if p == view.get("duli") else f"P{p}"
 
 
+def mark(view: dict, p) -> str:
+    """The letter on a participant's piece: its seat number, or D for Dúlì."""
+    return "D" if p == view.get("duli") else str(p)
+
+
 def participants(view: dict) -> range:
     """Every seat, plus Dúlì in a 2-player game."""
     return range(view["n"] + (1 if view.get("duli") is not None else 0))
@@ -145,13 +150,13 @@ def _pu_er(view: dict, ctx: Context, x, y) -> Markup:
                               fill="#fff" if owner is not None else "#555", weight="bold"))
         row_y += 32
     parts.append(text(x, row_y + 17, "Bank", size=12))
-    parts += [token(x + 122 + 24 * k, row_y + 12, colour(view, p), who(view, p)[-1], r=9)
+    parts += [token(x + 122 + 24 * k, row_y + 12, colour(view, p), mark(view, p), r=9)
               for k, p in enumerate(view.get("bank", []))]
     row_y += 44
     for label, order in (("bidding order (blue)", view.get("blue", [])),
                          ("travel order (grey)", view.get("grey", []))):
         parts.append(text(x, row_y + 4, label, size=12))
-        parts += [token(x + 150 + 26 * k, row_y, colour(view, p), who(view, p)[-1], r=10)
+        parts += [token(x + 150 + 26 * k, row_y, colour(view, p), mark(view, p), r=10)
                   for k, p in enumerate(order)]
         row_y += 28
     if view.get("phase") != "over" and view.get("actor") is not None:
