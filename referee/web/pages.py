@@ -28,7 +28,8 @@ LIVE_WAIT_S = 20
 def home():
     """The games, matches being played now, recent results and where the docs are."""
     playing, recent = match_lists()
-    games = [g.spec.to_dict() for g in service().games]
+    games = [{**g.spec.to_dict(), "rules": _rules_file(g.spec.name).is_file()}
+             for g in service().games]
     links = {name: endpoint for name, endpoint in (("leaderboard", "arena_web.leaderboard"),
                                                    ("protocol", "arena_web.protocol"),
                                                    ("tournaments", "arena_web.tournaments"))
@@ -46,10 +47,14 @@ def _has(endpoint_suffix: str) -> bool:
 def rules(game):
     """A game's rules summary (seeds/<game>/rules.md) as preformatted text."""
     spec = _game(game).spec
-    path = seeds_dir() / spec.name / "rules.md"
+    path = _rules_file(spec.name)
     if not path.is_file():
         abort(404)
     return render_template("web/rules.html", spec=spec, text=path.read_text(encoding="utf-8"))
+
+
+def _rules_file(game: str):
+    return seeds_dir() / game / "rules.md"
 
 
 @blp.get("/matches/<match_id>")
