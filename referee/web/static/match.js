@@ -19,6 +19,7 @@
       onStatus(status === "active" ? "Live: version " + version + ", updates as moves are committed."
                                    : "Finished (" + status + ") at version " + version + ".");
       if (status !== "active") return;
+      await sleep(300);  // a fast match (bots answering in microseconds) is redrawn ~3 times a second
     }
   }
 
