@@ -23,7 +23,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from arena import strictjson
+from referee.service import strictjson
 from arena.netguard import Target
 from arena.protocol import sign
 

@@ -14,7 +14,7 @@ Every POST carries three headers; a bot should refuse requests that fail them:
   X-Referee-Nonce      random, unique per request (refuse a nonce seen before: replays)
   X-Referee-Signature  "v1=" + hex HMAC-SHA256(secret, timestamp + "." + nonce + "." + body)
 
-What we accept back (arena/botclient.py, arena/strictjson.py): an answer complete within the
+What we accept back (arena/botclient.py, referee/service/strictjson.py): an answer complete within the
 call's deadline (connect, send and receive together), at most 256 KiB, strict JSON (no NaN or
 Infinity, no duplicate keys, no lone surrogates, integers within 64 bits, nesting at most 64).
 Anything else is the bot's failure, recorded with a code and none of its bytes.

@@ -10,7 +10,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from referee import __version__
-from referee.api import games, matches, meta, problems
+from referee.api import games, guards, matches, meta, problems
 from referee.service.described import view_schema
 
 BLUEPRINTS = [meta.blp, games.blp, matches.blp]
@@ -43,6 +43,7 @@ def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
         api.register_blueprint(blueprint)
     for plugin in plugins:
         _install(app, api, plugin)
+    guards.init_app(app)  # after the plug-ins' request hooks: who calls is known first
     _document_moves(api, service.games)
     problems.init_app(app)
     return app

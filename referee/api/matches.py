@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Response
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from referee.api.auth import bearer_token
 from referee.api.context import service
+from referee.core.errors import RefereeError
 from referee.service.schemas import (LogQuerySchema, LogSchema, MatchCreatedSchema,
                                  MatchCreateSchema, MatchListQuerySchema, MatchListSchema,
                                  MatchSchema, MoveAcceptedSchema, MoveSubmitSchema,
@@ -24,6 +25,17 @@ def _viewer(meta) -> int | None:
     """The seat of the caller's token, or None for a spectator (no token)."""
     token = bearer_token()
     return None if token is None else service().seat_of(meta, token)
+
+
+def idempotency_key() -> str | None:
+    """The request's Idempotency-Key header, checked (request.invalid when unusable)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= 100 or not all(33 <= ord(c) <= 126 for c in key):
+        raise RefereeError("Idempotency-Key must be 1-100 visible ASCII characters",
+                           code="request.invalid")
+    return key
 
 
 def _seat(meta) -> int:
@@ -105,7 +117,7 @@ class Moves(MethodView):
     @blp.arguments(MoveSubmitSchema)
     @blp.response(200, MoveAcceptedSchema)
     @blp.alt_response(400, schema=ProblemSchema, description="move.malformed, "
-                      "request.malformed_json")
+                      "request.malformed_json, request.invalid (Idempotency-Key)")
     @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
     @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
     @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
@@ -119,12 +131,46 @@ class Moves(MethodView):
         """Submit a move for your seat
 
         Accepted: the new version and your view. Rejected: a problem detail whose `code` says
-        why (the rule, for an illegal move); the match is unchanged.
+        why (the rule, for an illegal move); the match is unchanged. Send an
+        `Idempotency-Key` header (1-100 visible ASCII characters, new for each move you mean)
+        to make retries safe: a key your seat already used in this match does not land the
+        move again; it answers 200 with the match as it is now and `Idempotent-Replayed: true`.
+        Caller: the seat's token holder.
         """
         svc = service()
         meta, _ = svc.load(match_id)
         seat = _seat(meta)
-        live = svc.submit(match_id, seat, body["move"], body["expected_version"])
+        key = idempotency_key()
+        if key is None:
+            live, replayed = svc.submit(match_id, seat, body["move"], body["expected_version"]), False
+        else:
+            live, replayed = svc.submit_once(match_id, seat, body["move"],
+                                             body["expected_version"], key)
+        summary = svc.summary(meta, live, seat)
+        headers = {"Idempotent-Replayed": "true"} if replayed else {}
+        return {key: summary[key] for key in ("version", "status", "to_act", "result",
+                                              "view")}, 200, headers
+
+
+@blp.route("/<match_id>/resign")
+class Resign(MethodView):
+    @blp.response(200, MoveAcceptedSchema)
+    @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
+    @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
+    @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
+    @blp.alt_response(409, schema=ProblemSchema, description="match.over")
+    @blp.doc(security=SECURITY)
+    def post(self, match_id):
+        """Resign your seat
+
+        Your seat ranks last (its failure code is `seat.resigned`); the referee plays its
+        remaining decisions at random, so the other seats' match goes on to its end. Caller:
+        the seat's token holder. Resigning again is harmless.
+        """
+        svc = service()
+        meta, _ = svc.load(match_id)
+        seat = _seat(meta)
+        live = svc.resign(match_id, seat)
         summary = svc.summary(meta, live, seat)
         return {key: summary[key] for key in ("version", "status", "to_act", "result", "view")}
 

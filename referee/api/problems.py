@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+import redis
 from flask import current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
@@ -16,6 +17,9 @@ from referee.core.errors import RefereeError
 log = logging.getLogger(__name__)
 
 PROBLEM_TYPE = "application/problem+json"
+
+RETRY_AFTER_STORE_S = 2
+"""Seconds a client is told to wait when the store is down."""
 
 HTTP_CODES = {
     400: "request.malformed",
@@ -43,6 +47,8 @@ CATALOGUE = {
     "match.aborted": "The match was stopped by the service.",
     "match.version_stale": "expected_version is not the match's current version.",
     "match.not_found": "No match with that id.",
+    "seat.resigned": "(match failure) The seat resigned (POST /v1/matches/{id}/resign): it "
+                     "ranks last and the referee plays its remaining decisions at random.",
     "match.busy": "The move could not be committed under contention; submit it again.",
     "game.unknown": "No game of that name.",
     "options.invalid": "An option is unknown or has a value the game does not take.",
@@ -99,7 +105,20 @@ def handle_http_exception(err: HTTPException):
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
         detail = f"the request body is larger than the limit of {limit} bytes"
     extra = {"errors": messages} if messages else {}
-    return problem(status, code, detail, **extra)
+    response = problem(status, code, detail, **extra)
+    if status == 405 and getattr(err, "valid_methods", None):
+        response.headers["Allow"] = ", ".join(sorted(err.valid_methods))
+    return response
+
+
+def handle_store_down(err: Exception):
+    """Redis not answering: 503 with Retry-After, not a 500 (nothing was changed)."""
+    log.warning("store unavailable on %s %s: %s", request.method, request.path,
+                type(err).__name__)
+    response = problem(503, "server.unavailable", "the match store is not answering; retry "
+                       "shortly")
+    response.headers["Retry-After"] = str(RETRY_AFTER_STORE_S)
+    return response
 
 
 def handle_unexpected(err: Exception):
@@ -122,5 +141,7 @@ def _flatten(messages, prefix: str = "") -> str:
 def init_app(app) -> None:
     """Register the problem handlers (after flask-smorest's, so ours win)."""
     app.register_error_handler(RefereeError, handle_referee_error)
+    app.register_error_handler(redis.exceptions.ConnectionError, handle_store_down)
+    app.register_error_handler(redis.exceptions.TimeoutError, handle_store_down)
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(Exception, handle_unexpected)

@@ -137,19 +137,28 @@ class MatchService:
 
     # -- moving ---------------------------------------------------------------------------
 
+    def submit_once(self, match_id: str, seat: int, move, expected_version, key: str):
+        """`submit` under an Idempotency-Key: (live, replayed). A key this seat already used
+        in this match answers the match as it is now, and the move does not land again."""
+        return self.submit(match_id, seat, move, expected_version, idempotency=f"{seat}:{key}")
+
     def submit(self, match_id: str, seat: int, move, expected_version=None, *, by="seat",
-               entry_extra=None, update_live=None, from_runner=False, known_live=None) -> Live:
+               entry_extra=None, update_live=None, from_runner=False, known_live=None,
+               idempotency=None):
         """Check and apply a move, commit it, and queue automated seats; returns the new live.
 
         Retries on a concurrent commit; a move with `expected_version` then fails as stale.
         `update_live(live)` may record failures, strikes and clocks in the same commit;
         `from_runner` marks moves of the runner, which goes on by itself (no job is queued);
         `known_live` is a live record the caller just read (saves a read; the commit still
-        checks its version).
+        checks its version). Returns the new live; with `idempotency` (a `seat:key` field),
+        (live, replayed) where replayed says the move had landed before.
         """
         meta, _ = self.load(match_id) if known_live is None else (self.store.meta(match_id), None)
         game = self.games.get(meta.game)
         for attempt in range(defaults.COMMIT_ATTEMPTS):
+            if idempotency and self.store.landed_at(match_id, idempotency) is not None:
+                return self.store.live(match_id), True
             live = known_live if attempt == 0 and known_live is not None else \
                 self.store.live(match_id)
             if live.status == MatchStatus.ABORTED:
@@ -163,10 +172,14 @@ class MatchService:
             entry = {**MoveRecord(seat, move, live.version, sealed, by).to_dict(),
                      "at": round(time.time(), 3), **(entry_extra or {})}
             automated = self.automated_seat(meta, new_live) is not None
-            if self.store.commit(match_id, live.version, new_live, [entry], automated):
+            done = self.store.commit(match_id, live.version, new_live, [entry], automated,
+                                     idempotency or "")
+            if done == -1:
+                return self.store.live(match_id), True
+            if done:
                 self._states.put(match_id, new_live.version, new_state)
                 self._after_commit(meta, live, new_live, queue=not from_runner)
-                return new_live
+                return (new_live, False) if idempotency else new_live
         raise MatchBusy(f"match {match_id} changed {defaults.COMMIT_ATTEMPTS} times while this move "
                         f"was being committed; submit it again")
 
@@ -207,6 +220,29 @@ class MatchService:
             if meta.seat_kind(seat) != REMOTE or str(seat) in live.forfeits:
                 return seat
         return None
+
+    def resign(self, match_id: str, seat: int) -> Live:
+        """The seat gives up: it ranks last (a `seat.resigned` failure), and the referee plays
+        its remaining decisions at random so the others' match goes on to its end.
+
+        Resigning twice is harmless (the first stands).
+        """
+        meta, _ = self.load(match_id)
+        for _ in range(defaults.COMMIT_ATTEMPTS):
+            live = self.store.live(match_id)
+            if live.status != MatchStatus.ACTIVE:
+                raise MatchOver(f"match {match_id} is already {live.status}")
+            if str(seat) in live.forfeits:
+                return live
+            forfeits = {**live.forfeits, str(seat): {"code": "seat.resigned",
+                                                    "version": live.version}}
+            new_live = Live(**{**live.__dict__, "version": live.version + 1,
+                               "forfeits": forfeits})
+            automated = self.automated_seat(meta, new_live) is not None
+            if self.store.commit(match_id, live.version, new_live, [], automated):
+                self._after_commit(meta, live, new_live)
+                return new_live
+        raise MatchBusy(f"match {match_id} is too busy to resign from; try again")
 
     def abort(self, match_id: str, reason: str) -> Live:
         """Stop a match for a service-side reason; it is never rated."""

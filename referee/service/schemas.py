@@ -8,6 +8,9 @@ from marshmallow import Schema, fields, validate
 from referee.core.rng import MAX_SEED
 
 
+MAX_OFFSET = 2 ** 31 - 1
+"""Largest list offset a query may ask for (Redis takes 64-bit ranges; 2^63 made a 500)."""
+
 VIEW_REF = {"allOf": [{"$ref": "#/components/schemas/View"}]}
 """A `view` field documented as its game's view schema (the `View` component)."""
 
@@ -176,7 +179,7 @@ class MatchListSchema(_Open):
 
 
 class MatchListQuerySchema(_Open):
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 

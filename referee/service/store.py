@@ -23,14 +23,25 @@ import redis
 
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+if ARGV[7] ~= '' then
+  if redis.call('HEXISTS', KEYS[5], ARGV[7]) == 1 then return -1 end
+  redis.call('HSET', KEYS[5], ARGV[7], ARGV[2])
+  redis.call('EXPIRE', KEYS[5], ARGV[8])
+end
 redis.call('SET', KEYS[1], ARGV[3])
 redis.call('SET', KEYS[2], ARGV[2])
-for i = 7, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+for i = 9, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
 if ARGV[4] == '1' then redis.call('SADD', KEYS[4], ARGV[5])
 else redis.call('SREM', KEYS[4], ARGV[5]) end
 redis.call('PUBLISH', ARGV[6], ARGV[2])
 return 1
 """
+# The commit is one script: version check, idempotency record, live record, log, automated
+# set and change signal land together or not at all. It answers 1 (committed), 0 (the
+# version moved on) or -1 (a move with this idempotency key already landed).
+
+IDEMPOTENCY_TTL = 86_400
+"""Seconds an Idempotency-Key of a move is remembered (the same key after that is new)."""
 
 _DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 # Records are written as vars(record): dataclasses.asdict would deep-copy the whole game
@@ -129,18 +140,26 @@ class MatchStore:
         return None if raw is None else Live(**json.loads(raw))
 
     def commit(self, match_id: str, expected_version: int, live: Live, entries: list[dict],
-               automated: bool = False) -> bool:
+               automated: bool = False, idempotency: str = "") -> int:
         """Write `live` and append `entries` if the stored version is still `expected_version`.
 
         `automated` says whether a bot (not a remote seat) must act next, which is what the
-        janitor looks for when it resumes matches whose runner died.
+        janitor looks for when it resumes matches whose runner died. `idempotency` (a
+        `seat:key` field) is recorded with the commit; a second commit with it answers -1.
+        Returns 1 when committed, 0 when the version moved on.
         """
         live.updated_at = time.time()
         keys = [self.key(match_id, "live"), self.key(match_id, "ver"), self.key(match_id, "log"),
-                f"{self.prefix}:automated"]
+                f"{self.prefix}:automated", self.key(match_id, "idem")]
         args = [expected_version, live.version, _DUMPS(vars(live)), int(automated), match_id,
-                self.key(match_id, "events"), *[_DUMPS(e) for e in entries]]
-        return bool(self._commit(keys=keys, args=args))
+                self.key(match_id, "events"), idempotency, IDEMPOTENCY_TTL,
+                *[_DUMPS(e) for e in entries]]
+        return int(self._commit(keys=keys, args=args))
+
+    def landed_at(self, match_id: str, idempotency: str) -> int | None:
+        """The version a move with this `seat:key` idempotency field produced, or None."""
+        version = self.redis.hget(self.key(match_id, "idem"), idempotency)
+        return None if version is None else int(version)
 
     def _mark_automated(self, pipe, match_id: str, automated: bool) -> None:
         if automated:

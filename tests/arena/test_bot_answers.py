@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from arena import botclient, strictjson
+from arena import botclient
+from referee.service import strictjson
 from arena.netguard import AddressPolicy, resolve
 from tests.api.helpers import wait_until
 from tests.arena.helpers import arena_match, finished, register

@@ -1,6 +1,8 @@
-"""Strict JSON for what bots send: only what every parser reads alike, and we can serve back.
+"""Strict JSON for what bots and API clients send: what every parser reads alike and we can
+serve back.
 
-Refused (each raises BadJson, which the bot client turns into bot.bad_response):
+Refused (each raises BadJson: the bot client makes it bot.bad_response, the API a 400
+request.malformed_json):
 - bytes that are not UTF-8, or begin with a byte-order mark;
 - NaN, Infinity, -Infinity, and numbers that overflow to them (1e999): we store and serve what
   a bot sends, and those would make our own answers invalid JSON;
