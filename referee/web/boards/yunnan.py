@@ -162,7 +162,35 @@ def _pu_er(view: dict, ctx: Context, x, y) -> Markup:
     if view.get("phase") != "over" and view.get("actor") is not None:
         parts.append(text(x, row_y + 8, f"to act: {who(view, view['actor'])} "
                           f"({words(view.get('step', ''))})", size=13, weight="bold"))
+    for label, report in (("This round", view.get("report")), ("Last round", view.get("previous"))):
+        lines = events(view, report or {})
+        if lines:
+            row_y += 30
+            parts.append(text(x, row_y, label, size=12, weight="bold"))
+            for line_ in lines[:5]:
+                row_y += 17
+                parts.append(text(x + 8, row_y, line_, size=11))
     return Markup("").join(parts)
+
+
+def events(view: dict, report: dict) -> list[str]:
+    """A round's Bank payout, displacements, Inspector, presents and income, in words."""
+    out = []
+    if report.get("bank"):
+        bank = report["bank"]
+        out.append(f"Bank paid {bank['payout']} to "
+                   + (", ".join(who(view, p) for p in bank["bankers"]) or "nobody"))
+    for d in report.get("displaced") or []:
+        out.append(f"{who(view, d.get('by'))} displaced {who(view, d.get('owner'))} "
+                   f"from {words(d.get('from', ''))}")
+    if report.get("inspector"):
+        insp = report["inspector"]
+        victim = who(view, insp["banished"]) if insp.get("banished") is not None else "nobody"
+        out.append(f"Inspector in {words(insp['province'])} (revenue {insp['revenue']}) "
+                   f"banished {victim}")
+    if report.get("income"):
+        out.append("income " + ", ".join(f"P{p} {x}" for p, x in enumerate(report["income"])))
+    return out
 
 
 def _legend(view: dict, ctx: Context, x, y) -> Markup:
