@@ -7,6 +7,7 @@ options, seed)` raises AssertionError naming the first broken promise of the gam
 from __future__ import annotations
 
 import json
+import marshal
 from dataclasses import dataclass, field
 
 from referee.core import engine
@@ -45,21 +46,22 @@ def run_playout(game: Game, players: int, options: dict | None, seed: int, *,
     _check_same_setup(game, players, options, seed, state)
     rng = Rng(seed, "conformance")
     stats, version = PlayoutStats(), 0
+    shapes = _ShapeMemo()
     while True:
-        text = _check_state(game, state, players, stats, rng, views, seed)
+        before = _check_state(game, state, players, stats, rng, views, seed)
         decisions = game.pending(state)
         if not decisions:
             break
         assert version < MAX_MOVES, f"no end after {MAX_MOVES} moves"
         decision = rng.choice(decisions)
         moves = game.legal_moves(state, decision.seat)
-        _check_listed_moves_accepted(game, state, version, decision, moves, rng, accept_all,
-                                     text)
+        texts, applied = _check_listed_moves_accepted(game, state, version, decision, moves,
+                                                      rng, accept_all, before, shapes)
         stats.probes += _check_unlisted_rejected(game, state, version, decision, moves, rng,
-                                                 probes, players)
+                                                 probes, players, texts)
         move = choose(state, decision, moves, rng)
         assert move in moves, f"the chooser returned an unlisted move {move}"
-        state = _apply_checked(game, state, version, decision.seat, move, text)
+        state = _play_chosen(game, state, version, decision.seat, move, before, applied)
         stats.log.append((decision.seat, move))
         version += 1
     _check_outcome(game, state, players)
@@ -73,6 +75,35 @@ def _snapshot(game: Game, state) -> str:
     return json.dumps(game.to_dict(state), sort_keys=True)
 
 
+def _fingerprint(value) -> bytes | None:
+    """Exact bytes of plain data (builtin types only, exact types kept), or None if not plain.
+
+    Equal fingerprints mean equal values of the same types, so their canonical JSON is equal
+    too; marshal version 2 writes no back-references, so the bytes depend on the value alone.
+    """
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return None
+
+
+class _Before:
+    """A state's canonical text as first seen, to tell whether anything later changed it.
+
+    `exact` says the text was taken from the state just now, so its bytes can stand beside it.
+    """
+
+    def __init__(self, game: Game, state, text: str, exact: bool = True):
+        self.game, self.state, self.text = game, state, text
+        self.fingerprint = _fingerprint(state) if exact else None
+
+    def unchanged(self) -> bool:
+        """Whether the state still has its canonical text (its exact bytes first: cheaper)."""
+        if self.fingerprint is not None and _fingerprint(self.state) == self.fingerprint:
+            return True
+        return _snapshot(self.game, self.state) == self.text
+
+
 def _check_same_setup(game, players, options, seed, state) -> None:
     again = game.setup(players, options, seed)
     assert _snapshot(game, again) == _snapshot(game, state), "setup is not deterministic"
@@ -82,10 +113,12 @@ SEED_LEAK_MINIMUM = 10**6
 """Seeds at least this large are looked for in views: a view that shows the seed shows all."""
 
 
-def _check_state(game, state, players, stats, rng, views, seed=None) -> str:
-    """Every per-state promise; returns the state's canonical text for the checks after."""
+def _check_state(game, state, players, stats, rng, views, seed=None) -> _Before:
+    """Every per-state promise; returns the state as first seen (its canonical text), for the
+    checks after to tell whether anything changed it."""
     data = game.to_dict(state)
-    text = json.dumps(data, sort_keys=True)
+    before = _Before(game, state, json.dumps(data, sort_keys=True))
+    text = before.text
     assert json.dumps(game.to_dict(game.from_dict(json.loads(text))), sort_keys=True) == text, \
         "to_dict/from_dict do not round-trip"
     decisions = game.pending(state)
@@ -100,11 +133,11 @@ def _check_state(game, state, players, stats, rng, views, seed=None) -> str:
     if views:
         for viewer in [None, *range(players)]:
             stats.redeterminations_differing += _check_view_hides(game, state, viewer, rng,
-                                                                  seed, data)
-    return text
+                                                                  seed, data, seats)
+    return before
 
 
-def _check_view_hides(game, state, viewer, rng, seed, data) -> int:
+def _check_view_hides(game, state, viewer, rng, seed, data, seats=None) -> int:
     view = game.view(state, viewer)
     if seed is not None and seed >= SEED_LEAK_MINIMUM:
         assert str(seed) not in json.dumps(view), "a view shows the match seed, from which " \
@@ -117,9 +150,11 @@ def _check_view_hides(game, state, viewer, rng, seed, data) -> int:
         f"the view of {'the spectator' if viewer is None else f'seat {viewer}'} changes when "
         f"hidden information is re-dealt: it leaks what it must not show\n"
         f"{_first_difference(view, other_view)}")
-    assert [d.seat for d in game.pending(other)] == [d.seat for d in game.pending(state)], \
-        "redetermine changed who must act"
-    return int(game.to_dict(other) != data)
+    if seats is None:
+        seats = [d.seat for d in game.pending(state)]
+    assert [d.seat for d in game.pending(other)] == seats, "redetermine changed who must act"
+    # the state itself back means nothing was re-dealt: no need to serialise it again
+    return 0 if other is state else int(game.to_dict(other) != data)
 
 
 def _first_difference(a, b, path="view") -> str:
@@ -136,33 +171,71 @@ def _first_difference(a, b, path="view") -> str:
     return f"{path}: {a!r} != {b!r}"
 
 
-def _apply_checked(game, state, version, seat, move, before: str | None = None):
+def _apply_checked(game, state, version, seat, move, before: str | _Before | None = None):
     """Play a move through the engine and check that its input state did not change."""
-    before = before if before is not None else _snapshot(game, state)
+    if before is None:
+        before = _Before(game, state, _snapshot(game, state))
+    elif not isinstance(before, _Before):  # a text taken earlier: judged by the text alone
+        before = _Before(game, state, before, exact=False)
     new_state, _ = engine.play(game, state, version, seat, move)
-    assert _snapshot(game, state) == before, f"apply mutated its input state (move {move})"
+    assert before.unchanged(), f"apply mutated its input state (move {move})"
     return new_state
 
 
-def _check_listed_moves_accepted(game, state, version, decision, moves, rng, count,
-                                 text: str | None = None) -> None:
-    assert moves, f"seat {decision.seat} must act ({decision.kind}) but has no legal move"
-    for move in moves:
+class _ShapeMemo:
+    """Listed moves already found well-formed (and JSON) for a decision's move types.
+
+    A playout lists the same moves at many states; the check depends only on the move types
+    the decision takes and the move's exact value, so one check per such pair is enough.
+    """
+
+    def __init__(self):
+        self._seen: set = set()
+
+    def check(self, game, decision, move) -> None:
+        """Raise as `engine.check_move_shape` would, unless this exact move already passed."""
+        key = _fingerprint(move)
+        key = key if key is None else (tuple(decision.move_types), key)
+        if key is not None and key in self._seen:
+            return
         json.dumps(move)
         engine.check_move_shape(game, decision, move)
+        if key is not None:
+            self._seen.add(key)
+
+
+def _check_listed_moves_accepted(game, state, version, decision, moves, rng, count,
+                                 text: str | _Before | None = None, shapes=None):
+    """Every listed move well formed, none twice, a sample accepted; returns the moves' texts
+    and the states the sampled moves led to, by the move's identity."""
+    assert moves, f"seat {decision.seat} must act ({decision.kind}) but has no legal move"
+    shapes = shapes if shapes is not None else _ShapeMemo()
+    for move in moves:
+        shapes.check(game, decision, move)
     texts = [json.dumps(m, sort_keys=True) for m in moves]
     assert len(texts) == len(set(texts)), "legal_moves lists a move twice"
     sample = moves if len(moves) <= count else [rng.choice(moves) for _ in range(count)]
+    applied = {}
     for move in sample:
         try:
-            _apply_checked(game, state, version, decision.seat, move, text)
+            applied[id(move)] = _apply_checked(game, state, version, decision.seat, move, text)
         except RefereeError as err:
             raise AssertionError(f"listed move {move} was rejected: {err.code}: {err}") from err
+    return texts, applied
+
+
+def _play_chosen(game, state, version, seat, move, before: _Before, applied: dict):
+    """The chosen move's next state: the one the sample already computed, if it played this
+    very move (apply is pure), after checking that nothing since changed the state."""
+    if id(move) not in applied:
+        return _apply_checked(game, state, version, seat, move, before)
+    assert before.unchanged(), f"apply mutated its input state (move {move})"
+    return applied[id(move)]
 
 
 def _check_unlisted_rejected(game, state, version, decision, moves, rng, count,
-                             players) -> int:
-    listed = {json.dumps(m, sort_keys=True) for m in moves}
+                             players, texts=None) -> int:
+    listed = set(texts if texts is not None else (json.dumps(m, sort_keys=True) for m in moves))
     checked = 0
     for _ in range(count):
         probe = _mutate(game, rng.choice(moves), rng, decision)

@@ -33,6 +33,17 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 """The real Redis the service tests use (.ci/run starts one if none answers)."""
 
 
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (--dist loadgroup), keep each module's tests on one worker, so its
+    module fixtures (served apps, bot processes) start once and its tests run in order; the
+    conformance playouts (pure, no fixtures, most of the suite's time) spread one by one."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if "conformance" not in item.path.name:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 def _redis_answers(url: str) -> bool:
     import redis
 

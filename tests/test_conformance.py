@@ -12,7 +12,8 @@ LARGE_SEED = 7_340_000_000_000
 
 CASES = [
     pytest.param(game, players, options, seed,
-                 id=f"{game.spec.name}-{players}p-{'-'.join(f'{k}={v}' for k, v in options.items()) or 'defaults'}-s{seed}")
+                 id=f"{game.spec.name}-{players}p-{'-'.join(f'{k}={v}' for k, v in options.items()) or 'defaults'}-s{seed}",
+                 marks=[pytest.mark.slow] if seed else [])  # seed 0 of each: the fast lane
     for game in ALL_GAMES
     for players, options in playable_setups(game)
     for seed in range(CONFORMANCE_SEEDS)

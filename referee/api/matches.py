@@ -58,7 +58,9 @@ class Matches(MethodView):
         remote seat (shown only here). Without a seed the service draws one, and keeps it
         secret until the match ends.
         """
-        created = service().create(body["game"], body["seats"], body["options"], body["seed"])
+        limits = {k: body[k] for k in ("remote_move_s", "max_moves") if body[k] is not None}
+        created = service().create(body["game"], body["seats"], body["options"], body["seed"],
+                                   limits=limits)
         return created_body(created, seed_chosen=body["seed"] is not None)
 
     @blp.arguments(MatchListQuerySchema, location="query")

@@ -64,6 +64,11 @@ class Game(ABC):
         """
         return state
 
+    def standing(self, state) -> list | None:
+        """Each seat's score so far by the game's own scoring, to adjudicate a match stopped
+        before its end (its move cap); None: the game cannot say, and every seat ties."""
+        return None
+
     def view_schema(self, spectator: bool = False) -> dict | None:
         """JSON Schema of `view(state, seat)` (spectator: of `view(state, None)`); None: undescribed.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.core.types import Outcome, Termination
+from referee.core.types import Outcome, Termination, ranks_from_keys
 
 
 def apply_forfeits(outcome: Outcome, forfeited: list[int]) -> Outcome:
@@ -22,3 +22,13 @@ def apply_forfeits(outcome: Outcome, forfeited: list[int]) -> Outcome:
         ranks[seat] = len(standing) + 1 + place
     details = {**outcome.details, "game_ranks": list(outcome.ranks), "forfeited": list(forfeited)}
     return Outcome(outcome.scores, tuple(ranks), Termination.FORFEIT, details)
+
+
+
+def adjudicate(game, state, players: int, cap: int) -> Outcome:
+    """The result of a match stopped at its move cap: ranked by the game's standing (its
+    score so far); every seat tied when the game gives none."""
+    standing = game.standing(state)
+    scores = tuple(standing) if standing is not None else (0,) * players
+    return Outcome(scores, ranks_from_keys(list(scores)), Termination.MOVE_CAP,
+                   {"move_cap": cap, "adjudicated": "tie" if standing is None else "standing"})

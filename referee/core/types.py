@@ -33,6 +33,7 @@ class Termination(str, Enum):
     RULES = "rules"            # the game's own end condition
     FORFEIT = "forfeit"        # a seat forfeited (arena failure policy); the rest played out
     ABORTED = "aborted"        # stopped by the service (infrastructure failure); never rated
+    MOVE_CAP = "move_cap"      # the match reached its move cap; adjudicated by the standing
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,8 @@ class Settings:
     max_wait_seconds: int = _int("REFEREE_MAX_WAIT", defaults.MAX_WAIT_SECONDS)
     embedded_workers: int = _int("REFEREE_EMBEDDED_WORKERS", defaults.EMBEDDED_WORKERS)
     inline_workers: int = _int("REFEREE_INLINE_WORKERS", 0)
+    retention_days: float = field(default_factory=lambda: float(
+        os.environ.get("REFEREE_RETENTION_DAYS", defaults.RETENTION_DAYS)))
 
     @property
     def embedded(self) -> bool:

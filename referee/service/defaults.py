@@ -37,6 +37,19 @@ JOB_FAILURE_TTL = 86400
 """How long failed jobs and resume counters stay in Redis (a day)."""
 JOB_RESULT_TTL = 60
 
+RETENTION_DAYS = 30
+"""Days a finished match stays in the hot store before the janitor archives it
+(REFEREE_RETENTION_DAYS; referee/service/archive.py)."""
+MAX_MOVES = 10_000
+"""Moves after which a match ends, adjudicated by the game's standing (termination
+`move_cap`); the longest random playouts of the golden replays take under 1,500. A match's
+`max_moves` sets its own (MAX_MOVES_BOUNDS)."""
+MAX_MOVES_BOUNDS = (1, 1_000_000)
+REMOTE_MOVE_S = 86_400
+"""Seconds a remote seat may take over one decision before it forfeits (seat.timeout); a
+match's `remote_move_s` sets its own (REMOTE_MOVE_S_BOUNDS)."""
+REMOTE_MOVE_S_BOUNDS = (1, 30 * 86_400)
+
 # -- the arena ----------------------------------------------------------------------------
 MATCH_LIMITS = {"move_ms": 1000, "bank_ms": 10_000, "start_ms": 5000, "strikes": 0,
                 "max_streak": 500}

@@ -16,7 +16,7 @@ from referee.core import engine
 from referee.core.engine import MoveRecord
 from referee.core.errors import MatchOver, RefereeError
 from referee.core.registry import Registry
-from referee.core.results import apply_forfeits
+from referee.core.results import adjudicate, apply_forfeits
 from referee.core.rng import MAX_SEED
 from referee.service import defaults
 from referee.service.config import Settings
@@ -81,7 +81,8 @@ class MatchService:
             token_hashes=[token_hash(tokens[i]) if i in tokens else None for i in range(len(kinds))],
             labels=dict(labels or {}), limits=dict(limits or {}))
         live = self._live_after(game, meta, None, state, 0)
-        self.store.create(meta, live, self.automated_seat(meta, live) is not None)
+        self.store.create(meta, live, self.automated_seat(meta, live) is not None,
+                          self.remote_due(meta, live))
         self._states.put(meta.id, 0, state)
         self._after_commit(meta, None, live)
         return Created(meta, live, tokens)
@@ -163,8 +164,17 @@ class MatchService:
                 self.store.live(match_id)
             if live.status == MatchStatus.ABORTED:
                 raise MatchAborted(f"match {match_id} was aborted by the service")
+            if live.status == MatchStatus.OVER:  # also a match ended by its move cap
+                raise MatchOver(f"match {match_id} is over")
             state = self.state(meta, live)
-            new_state, sealed = engine.play(game, state, live.version, seat, move, expected_version)
+            try:
+                new_state, sealed = engine.play(game, state, live.version, seat, move,
+                                                expected_version)
+            except RefereeError:
+                # the same key may have landed between the check above and this read
+                if idempotency and self.store.landed_at(match_id, idempotency) is not None:
+                    return self.store.live(match_id), True
+                raise
             new_live = self._live_after(game, meta, live, new_state, live.version + 1, seat)
             if update_live is not None:
                 update_live(new_live)
@@ -173,7 +183,7 @@ class MatchService:
                      "at": round(time.time(), 3), **(entry_extra or {})}
             automated = self.automated_seat(meta, new_live) is not None
             done = self.store.commit(match_id, live.version, new_live, [entry], automated,
-                                     idempotency or "")
+                                     idempotency or "", self.remote_due(meta, new_live))
             if done == -1:
                 return self.store.live(match_id), True
             if done:
@@ -186,6 +196,8 @@ class MatchService:
     def _live_after(self, game, meta: MatchMeta, old: Live | None, state, version: int,
                     mover: int | None = None) -> Live:
         pending = [d.seat for d in game.pending(state)]
+        if pending and version >= self.move_cap(meta):
+            pending = []  # every match ends: adjudicated by the game's standing (_result)
         streak = [mover, old.streak[1] + 1 if old and old.streak[0] == mover else 1] \
             if mover is not None else [None, 0]
         live = Live(version=version, status=MatchStatus.ACTIVE.value if pending else
@@ -202,7 +214,9 @@ class MatchService:
             return None
         forfeited = sorted((int(s) for s in live.forfeits), key=lambda s: live.forfeits[str(s)]
                            .get("version", 0))
-        outcome = apply_forfeits(game.outcome(state), forfeited)
+        outcome = game.outcome(state) or adjudicate(game, state, meta.players,
+                                                    self.move_cap(meta))
+        outcome = apply_forfeits(outcome, forfeited)
         return {**outcome.to_dict(), "failures": live.forfeits} if forfeited else outcome.to_dict()
 
     def _after_commit(self, meta: MatchMeta, old: Live | None, live: Live, queue=True) -> None:
@@ -211,6 +225,7 @@ class MatchService:
         for hook in self._hooks:
             hook.after_commit(meta, old, live)
         if live.status == MatchStatus.OVER and (old is None or old.status != live.status):
+            self.store.archive.mark_finished(meta.id, time.time())
             for hook in self._hooks:
                 hook.on_finish(meta, live)
 
@@ -227,6 +242,11 @@ class MatchService:
 
         Resigning twice is harmless (the first stands).
         """
+        return self.forfeit_seat(match_id, seat, "seat.resigned")
+
+    def forfeit_seat(self, match_id: str, seat: int, code: str, at_version=None) -> Live:
+        """Record `seat`'s forfeit (`code`) and let the referee play it from now on; with
+        `at_version`, only if the match is still at that version (else MatchBusy)."""
         meta, _ = self.load(match_id)
         for _ in range(defaults.COMMIT_ATTEMPTS):
             live = self.store.live(match_id)
@@ -234,15 +254,37 @@ class MatchService:
                 raise MatchOver(f"match {match_id} is already {live.status}")
             if str(seat) in live.forfeits:
                 return live
-            forfeits = {**live.forfeits, str(seat): {"code": "seat.resigned",
-                                                    "version": live.version}}
+            if at_version is not None and live.version != at_version:
+                break
+            forfeits = {**live.forfeits, str(seat): {"code": code, "version": live.version}}
             new_live = Live(**{**live.__dict__, "version": live.version + 1,
                                "forfeits": forfeits})
             automated = self.automated_seat(meta, new_live) is not None
-            if self.store.commit(match_id, live.version, new_live, [], automated):
+            if self.store.commit(match_id, live.version, new_live, [], automated,
+                                 remote_due=self.remote_due(meta, new_live)):
                 self._after_commit(meta, live, new_live)
                 return new_live
-        raise MatchBusy(f"match {match_id} is too busy to resign from; try again")
+        raise MatchBusy(f"match {match_id} moved on while seat {seat} was forfeited; try again")
+
+    def remote_due(self, meta: MatchMeta, live: Live) -> float | None:
+        """When the remote seats that must act now forfeit on time; None if none must act.
+
+        Each remote decision may take `limits.remote_move_s` (default
+        defaults.REMOTE_MOVE_S) from the last change of the match."""
+        if live.status != MatchStatus.ACTIVE or not any(
+                meta.seat_kind(s) == REMOTE and str(s) not in live.forfeits for s in live.pending):
+            return None
+        return time.time() + self.remote_limit(meta)
+
+    @staticmethod
+    def move_cap(meta: MatchMeta) -> int:
+        """Moves after which this match ends, adjudicated (limits.max_moves)."""
+        return meta.limits.get("max_moves", defaults.MAX_MOVES)
+
+    @staticmethod
+    def remote_limit(meta: MatchMeta) -> float:
+        """Seconds a remote seat of this match may take over one decision."""
+        return meta.limits.get("remote_move_s", defaults.REMOTE_MOVE_S)
 
     def abort(self, match_id: str, reason: str) -> Live:
         """Stop a match for a service-side reason; it is never rated."""
@@ -255,6 +297,7 @@ class MatchService:
                                "status": MatchStatus.ABORTED.value, "pending": [],
                                "result": {"termination": "aborted", "reason": reason}})
             if self.store.commit(match_id, live.version, new_live, []):
+                self.store.archive.mark_finished(match_id, time.time())
                 for hook in self._hooks:
                     hook.after_commit(meta, live, new_live)
                     hook.on_finish(meta, new_live)

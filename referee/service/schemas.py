@@ -6,7 +6,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.core.rng import MAX_SEED
-
+from referee.service.defaults import (MAX_MOVES, MAX_MOVES_BOUNDS, REMOTE_MOVE_S,
+                                      REMOTE_MOVE_S_BOUNDS)
 
 MAX_OFFSET = 2 ** 31 - 1
 """Largest list offset a query may ask for (Redis takes 64-bit ranges; 2^63 made a 500)."""
@@ -128,6 +129,14 @@ class MatchCreateSchema(_Open):
     options = fields.Dict(load_default=dict)
     seed = fields.Integer(load_default=None, allow_none=True,
                           validate=validate.Range(min=0, max=MAX_SEED))
+    remote_move_s = fields.Integer(
+        load_default=None, allow_none=True, validate=validate.Range(*REMOTE_MOVE_S_BOUNDS),
+        metadata={"description": "seconds a remote seat may take over one decision before it "
+                                 f"forfeits with seat.timeout (default {REMOTE_MOVE_S})"})
+    max_moves = fields.Integer(
+        load_default=None, allow_none=True, validate=validate.Range(*MAX_MOVES_BOUNDS),
+        metadata={"description": "moves after which the match ends, adjudicated by the game's "
+                                 f"standing (termination move_cap; default {MAX_MOVES})"})
 
 
 class SeatSchema(_Open):

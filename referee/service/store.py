@@ -21,6 +21,8 @@ from enum import Enum
 
 import redis
 
+from referee.service.archive import Archive
+
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 if ARGV[7] ~= '' then
@@ -30,14 +32,16 @@ if ARGV[7] ~= '' then
 end
 redis.call('SET', KEYS[1], ARGV[3])
 redis.call('SET', KEYS[2], ARGV[2])
-for i = 9, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+for i = 10, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
 if ARGV[4] == '1' then redis.call('SADD', KEYS[4], ARGV[5])
 else redis.call('SREM', KEYS[4], ARGV[5]) end
+if ARGV[9] == '' then redis.call('ZREM', KEYS[6], ARGV[5])
+else redis.call('ZADD', KEYS[6], ARGV[9], ARGV[5]) end
 redis.call('PUBLISH', ARGV[6], ARGV[2])
 return 1
 """
 # The commit is one script: version check, idempotency record, live record, log, automated
-# set and change signal land together or not at all. It answers 1 (committed), 0 (the
+# set, remote seats' deadline and change signal land together or not at all. It answers 1 (committed), 0 (the
 # version moved on) or -1 (a move with this idempotency key already landed).
 
 IDEMPOTENCY_TTL = 86_400
@@ -102,13 +106,16 @@ class MatchStore:
         self.prefix = prefix
         self._meta_cache: dict[str, MatchMeta] = {}
         self._commit = client.register_script(_COMMIT)
+        self.archive = Archive(client, prefix)
 
     def key(self, match_id: str, part: str) -> str:
         """The Redis key of one part of a match."""
         return f"{self.prefix}:m:{match_id}:{part}"
 
-    def create(self, meta: MatchMeta, live: Live, automated: bool) -> None:
-        """Store a new match; its id must be unused. `automated`: a bot must act next."""
+    def create(self, meta: MatchMeta, live: Live, automated: bool,
+               remote_due: float | None = None) -> None:
+        """Store a new match; its id must be unused. `automated`: a bot must act next;
+        `remote_due`: when the remote seat(s) to act forfeit on time (None: none is to act)."""
         live.updated_at = time.time()
         pipe = self.redis.pipeline(transaction=True)
         pipe.set(self.key(meta.id, "meta"), _DUMPS(vars(meta)), nx=True)
@@ -116,6 +123,8 @@ class MatchStore:
         pipe.set(self.key(meta.id, "ver"), live.version)
         pipe.zadd(f"{self.prefix}:matches", {meta.id: meta.created_at})
         self._mark_automated(pipe, meta.id, automated)
+        if remote_due is not None:
+            pipe.zadd(self._remote_key, {meta.id: remote_due})
         created = pipe.execute()[0]
         if not created:
             raise RuntimeError(f"match id {meta.id} already exists")
@@ -127,8 +136,12 @@ class MatchStore:
             return cached
         raw = self.redis.get(self.key(match_id, "meta"))
         if raw is None:
-            return None
-        meta = MatchMeta(**json.loads(raw))
+            archived = self.archive.read(match_id)
+            if archived is None:
+                return None
+            meta = MatchMeta(**archived["meta"])
+        else:
+            meta = MatchMeta(**json.loads(raw))
         if len(self._meta_cache) > 10_000:
             self._meta_cache.clear()
         self._meta_cache[match_id] = meta
@@ -137,23 +150,28 @@ class MatchStore:
     def live(self, match_id: str) -> Live | None:
         """The match's live record, or None."""
         raw = self.redis.get(self.key(match_id, "live"))
-        return None if raw is None else Live(**json.loads(raw))
+        if raw is None:
+            archived = self.archive.read(match_id)
+            return None if archived is None else Live(**archived["live"])
+        return Live(**json.loads(raw))
 
     def commit(self, match_id: str, expected_version: int, live: Live, entries: list[dict],
-               automated: bool = False, idempotency: str = "") -> int:
+               automated: bool = False, idempotency: str = "",
+               remote_due: float | None = None) -> int:
         """Write `live` and append `entries` if the stored version is still `expected_version`.
 
         `automated` says whether a bot (not a remote seat) must act next, which is what the
         janitor looks for when it resumes matches whose runner died. `idempotency` (a
         `seat:key` field) is recorded with the commit; a second commit with it answers -1.
+        `remote_due`: when the remote seat(s) to act now forfeit on time (None: none is).
         Returns 1 when committed, 0 when the version moved on.
         """
         live.updated_at = time.time()
         keys = [self.key(match_id, "live"), self.key(match_id, "ver"), self.key(match_id, "log"),
-                f"{self.prefix}:automated", self.key(match_id, "idem")]
+                f"{self.prefix}:automated", self.key(match_id, "idem"), self._remote_key]
         args = [expected_version, live.version, _DUMPS(vars(live)), int(automated), match_id,
                 self.key(match_id, "events"), idempotency, IDEMPOTENCY_TTL,
-                *[_DUMPS(e) for e in entries]]
+                "" if remote_due is None else repr(remote_due), *[_DUMPS(e) for e in entries]]
         return int(self._commit(keys=keys, args=args))
 
     def landed_at(self, match_id: str, idempotency: str) -> int | None:
@@ -167,13 +185,30 @@ class MatchStore:
         else:
             pipe.srem(f"{self.prefix}:automated", match_id)
 
+    @property
+    def _remote_key(self) -> str:
+        return f"{self.prefix}:remote-due"
+
+    def remote_overdue(self, now: float) -> list[str]:
+        """Matches whose remote seat(s) to act ran out of time by `now`: the janitor's list."""
+        return list(self.redis.zrangebyscore(self._remote_key, 0, now))
+
+    def forget_remote_due(self, match_id: str) -> None:
+        """Drop a match from the remote deadlines (it ended, or nobody remote is to act)."""
+        self.redis.zrem(self._remote_key, match_id)
+
     def automated_ids(self) -> list[str]:
         """Matches where a bot must act next: the janitor's work list."""
         return list(self.redis.smembers(f"{self.prefix}:automated"))
 
     def log(self, match_id: str, start: int = 0) -> list[dict]:
-        """The move records from index `start` on."""
-        return [json.loads(e) for e in self.redis.lrange(self.key(match_id, "log"), start, -1)]
+        """The move records from index `start` on (from the archive once archived)."""
+        entries = self.redis.lrange(self.key(match_id, "log"), start, -1)
+        if not entries and not self.redis.exists(self.key(match_id, "ver")):
+            archived = self.archive.read(match_id)
+            if archived is not None:
+                return archived["log"][start:]
+        return [json.loads(e) for e in entries]
 
     def wait_for_change(self, match_id: str, version: int, timeout: float) -> Live | None:
         """Block up to `timeout` seconds until the match moves past `version`; the newest live."""

@@ -20,6 +20,7 @@ from referee.service import defaults
 from referee.service.connection import connect
 from referee.service.context import serve_queue
 from referee.service.runner import lease_key
+from referee.service.drivers import REMOTE
 from referee.service.store import MatchStatus
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,39 @@ def sweep(service) -> int:
     return requeued
 
 
+def expire_remote(service, now: float | None = None) -> int:
+    """Forfeit remote seats that let their decision's time run out (seat.timeout); count them.
+
+    The deadline is re-checked against the live record, so a move that landed meanwhile wins.
+    """
+    now = time.time() if now is None else now
+    expired = 0
+    for match_id in service.store.remote_overdue(now):
+        meta, live = service.load(match_id)
+        if service.remote_due(meta, live) is None:
+            service.store.forget_remote_due(match_id)
+            continue
+        if now - live.updated_at < service.remote_limit(meta):
+            continue
+        for seat in live.pending:
+            if meta.seat_kind(seat) == REMOTE and str(seat) not in live.forfeits:
+                try:
+                    live = service.forfeit_seat(match_id, seat, "seat.timeout", live.version)
+                    expired += 1
+                except RefereeError as err:  # it moved on or ended: the seat was in time
+                    log.info("match %s seat %s not timed out: %s", match_id, seat, err)
+                    break
+    return expired
+
+
+def archive_finished(service, now: float | None = None) -> int:
+    """Move matches that ended more than the retention period ago into the archive."""
+    now = time.time() if now is None else now
+    before = now - service.settings.retention_days * 86_400
+    return sum(1 for match_id in service.store.archive.due(before)
+               if service.store.archive.move_out(service.store, match_id))
+
+
 def _abort(service, match_id: str, reason: str) -> None:
     try:
         service.abort(match_id, reason)
@@ -77,6 +111,12 @@ def _janitor_loop(service, stop: threading.Event, interval: float) -> None:
     while not stop.wait(interval):
         try:
             count = sweep(service)
+            timed_out = expire_remote(service)
+            archived = archive_finished(service)
+            if archived:
+                log.info("janitor archived %d finished match(es)", archived)
+            if timed_out:
+                log.warning("janitor forfeited %d remote seat(s) on time", timed_out)
             if count:
                 log.warning("janitor re-queued %d match(es) whose runner had stopped", count)
         except Exception:  # keep sweeping: a Redis blip must not end the janitor

@@ -11,6 +11,9 @@ ROOT = Path(__file__).resolve().parents[2]
 IMPORT_NAMES = {"fakeredis[lua]": "fakeredis", "flask-smorest": "flask_smorest"}
 """Distribution names whose import name differs from the distribution's."""
 
+PLUGIN_FLAGS = {"pytest_xdist": "-n"}
+"""pytest plug-ins used through the test command's options rather than imported."""
+
 
 def _imported_anywhere(module: str, folders) -> bool:
     pattern = re.compile(rf"^\s*(import|from)\s+{re.escape(module)}\b", re.MULTILINE)
@@ -28,5 +31,8 @@ def test_every_test_extra_is_imported_by_the_tests():
     and never imported)."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"]["test"]
-    unused = [r for r in extras if not _imported_anywhere(_name(r), ["tests"])]
+    addopts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"][
+        "ini_options"]["addopts"]
+    unused = [r for r in extras if not _imported_anywhere(_name(r), ["tests"])
+              and not PLUGIN_FLAGS.get(_name(r), "\0") in addopts.split()]
     assert unused == []

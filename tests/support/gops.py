@@ -159,6 +159,10 @@ class Gops(KitGame):
             return None
         return Outcome(tuple(state["scores"]), ranks_from_keys(state["scores"]))
 
+    def standing(self, state):
+        """Prizes won so far (adjudicates a match stopped at its move cap)."""
+        return list(state["scores"])
+
     def redetermine(self, state, seat, rng):
         """Reshuffle the deck; re-pick other seats' sealed bids from their hands."""
         s = deep_copy(state)

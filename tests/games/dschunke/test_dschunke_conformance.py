@@ -16,6 +16,8 @@ from referee import conformance as c
 from referee.core import Rng
 from referee.games.dschunke import GAME
 
+pytestmark = pytest.mark.slow  # a deep run: skipped by the fast lane, -m "not slow"
+
 SEEDS = int(os.environ.get("DSCHUNKE_SEEDS", "20"))
 SETUPS = [(3, {}), (4, {})]
 VARIANTS = [(2, {"two_player_variant": True}),

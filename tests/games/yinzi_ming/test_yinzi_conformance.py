@@ -15,6 +15,8 @@ import pytest
 from referee.conformance import option_variants, run_playout
 from tests.games.yinzi_ming.yinzi_helpers import GAME
 
+pytestmark = pytest.mark.slow  # a deep run: skipped by the fast lane, -m "not slow"
+
 DEEP = int(os.environ.get("YINZI_CONFORMANCE_SEEDS", "0"))
 DEFAULT_SEEDS = range(3, 9)    # 6 more seeds with the default options
 OPTION_SEEDS = range(3, 5)     # 2 more seeds per non-default option

@@ -36,6 +36,7 @@ def test_every_player_count_and_option_is_playable():
         engine.start(GAME, 3, {"duli_overflow": "supply"}, 0)
 
 
+@pytest.mark.slow  # a deep run: skipped by the fast lane, -m "not slow"
 @pytest.mark.parametrize("players, options, seed", CASES)
 def test_yunnan_random_playouts_keep_the_contract(players, options, seed):
     stats = run_playout(GAME, players, options, seed)
