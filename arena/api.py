@@ -8,11 +8,11 @@ from flask_smorest import Blueprint
 
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
-from arena.schemas import (ArenaMatchCreateSchema, BotCreatedSchema, BotCreateSchema,
-                           BotListSchema, BotSchema, LeaderboardSchema, TournamentCreateSchema,
-                           TournamentListSchema, TournamentSchema)
+from arena.schemas import (ArenaMatchCreatedSchema, ArenaMatchCreateSchema, BotCreatedSchema,
+                           BotCreateSchema, BotListSchema, BotSchema, LeaderboardSchema,
+                           TournamentCreateSchema, TournamentListSchema, TournamentSchema)
 from referee.service.records import created_body
-from referee.service.schemas import MatchCreatedSchema, ProblemSchema
+from referee.service.schemas import ProblemSchema
 from referee.service.credentials import parse_bearer
 
 bots_blp = Blueprint("bots", __name__, url_prefix="/v1/bots",
@@ -100,22 +100,23 @@ class BotEnable(MethodView):
 @arena_blp.route("/matches")
 class ArenaMatches(MethodView):
     @arena_blp.arguments(ArenaMatchCreateSchema)
-    @arena_blp.response(201, MatchCreatedSchema)
+    @arena_blp.response(201, ArenaMatchCreatedSchema)
     @arena_blp.alt_response(422, schema=ProblemSchema)
     @arena_blp.alt_response(409, schema=ProblemSchema, description="bot.disabled")
     def post(self, body):
         """Queue a match between bots
 
         Seats are `bot:<id>`, `builtin:random`, or `remote` (a person or pull-mode client
-        with the returned token). The workers play every bot seat; a rated match (the default
-        when no seat is remote) feeds the game's leaderboard.
+        with the returned token). The workers play every bot seat; a rated match feeds the
+        game's leaderboard: by default a match is rated unless a seat is remote or one builtin
+        holds several seats (`[bot, builtin:random, builtin:random]`; `unrated` says why).
         """
-        rated = body["rated"]
-        if rated is None:
-            rated = "remote" not in body["seats"]
         created = arena().create_match(body["game"], body["seats"], body["options"],
-                                       body["seed"], body["limits"], rated=rated)
-        return created_body(created, seed_chosen=body["seed"] is not None)
+                                       body["seed"], body["limits"], rated=body["rated"])
+        labels = created.meta.labels
+        return {**created_body(created, seed_chosen=body["seed"] is not None),
+                "rated": labels["rated"],
+                **({"unrated": labels["unrated"]} if "unrated" in labels else {})}
 
 
 @tours_blp.route("")

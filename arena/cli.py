@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 
-from arena.offline import offline_arena, run_to_end, seat_for
+from arena.offline import failure_report, offline_arena, run_to_end, seat_for
+from arena.progress import MatchProgress, TournamentProgress, write_tournament
 from referee.service.defaults import MATCH_LIMITS, TOURNAMENT
 from referee.service.records import to_jsonl
 
@@ -14,12 +15,17 @@ from referee.service.records import to_jsonl
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", required=True)
     parser.add_argument("--bot", action="append", required=True, dest="bots",
-                        help="a bot URL, or builtin:random; repeat once per seat/entrant")
+                        metavar="URL[@SECRET_FILE]|builtin:NAME",
+                        help="a bot URL, or builtin:random; repeat once per seat/entrant. A "
+                        "bot is called with its own secret: the file after @, else the bot "
+                        "kit's <name>.secret in ~/.local/state/referee/bots "
+                        "($REFEREE_BOT_STATE_DIR), if there is one")
     parser.add_argument("--options", default="{}", help="match options as JSON")
     parser.add_argument("--move-ms", type=int, default=MATCH_LIMITS["move_ms"])
     parser.add_argument("--bank-ms", type=int, default=MATCH_LIMITS["bank_ms"])
     parser.add_argument("--start-ms", type=int, default=MATCH_LIMITS["start_ms"])
     parser.add_argument("--strikes", type=int, default=MATCH_LIMITS["strikes"])
+    parser.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
 def _limits(args) -> dict:
@@ -33,12 +39,17 @@ def play(argv) -> None:
     _common(parser)
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--out", help="JSON Lines file (default: standard output)")
+    parser.add_argument("--progress-every", type=float, default=2.0, metavar="SECONDS",
+                        help="a progress line this often while the match runs (0: none)")
     args = parser.parse_args(argv)
     arena = offline_arena()
-    seats = [seat_for(arena, args.game, b) for b in args.bots]
+    arena.service.games.get(args.game)  # an unknown game is the game's error, not the bots'
+    entered: dict = {}
+    seats = _enter(arena, args.game, args.bots, entered)
     created = arena.create_match(args.game, seats, json.loads(args.options), args.seed,
                                  _limits(args), rated=False)
-    run_to_end(arena, created.meta.id)
+    run_to_end(arena, created.meta.id,
+               None if args.quiet else MatchProgress(args.progress_every))
     text = to_jsonl(arena.service.log(created.meta.id, None))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as handle:
@@ -47,6 +58,29 @@ def play(argv) -> None:
         sys.stdout.write(text)
     _, live = arena.service.load(created.meta.id)
     print(_summary(arena, created.meta, live), file=sys.stderr)
+    _report_failures(arena, [created.meta.id], entered)
+
+
+def _enter(arena, game: str, bots: list, entered: dict) -> list[str]:
+    """The seat kinds of the --bot entries; a secret file that cannot be read ends the
+    command with one line."""
+    seats = []
+    for entry in bots:
+        try:
+            seats.append(seat_for(arena, game, entry, entered))
+        except (OSError, ValueError) as err:
+            sys.exit(f"error: cannot read the secret for --bot {entry}: {err}")
+    return seats
+
+
+def _report_failures(arena, match_ids: list, entered: dict) -> None:
+    """Say which bots forfeited and why; exit 1 when every bot seat failed."""
+    lines, all_failed = failure_report(arena, match_ids, entered)
+    for line in lines:
+        print(f"warning: {line}", file=sys.stderr)
+    if all_failed:
+        sys.exit("error: every bot seat forfeited (bot.* failures above): the bots did not "
+                 "play")
 
 
 def _summary(arena, meta, live) -> str:
@@ -71,17 +105,26 @@ def tournament(argv) -> None:
     parser.add_argument("--seatings", choices=["rotations", "permutations"],
                         default=TOURNAMENT["seatings"],
                         help="each table in its rotations or every order")
-    parser.add_argument("--out", help="write the standings and results as JSON here")
+    parser.add_argument("--out", metavar="FOLDER", help="write standings.json (standings, "
+                        "every match's result) and matches/<n>-<id>.jsonl (every match's log, "
+                        "replayable) in this folder; a path ending in .json is the standings "
+                        "file, with the logs in <name>.matches/ beside it")
     args = parser.parse_args(argv)
     arena = offline_arena()
-    entrants = [seat_for(arena, args.game, b).removeprefix("bot:") for b in args.bots]
+    arena.service.games.get(args.game)  # an unknown game is the game's error, not the bots'
+    entered: dict = {}
+    entrants = [s.removeprefix("bot:") for s in _enter(arena, args.game, args.bots, entered)]
     tour = arena.tournaments.create({
         "game": args.game, "entrants": entrants, "players": args.players,
         "seeds_per_table": args.seeds, "seatings": args.seatings, "seed": args.seed,
         "options": json.loads(args.options),
         "limits": _limits(args), "rated": True})
-    for match_id in arena.tournaments.match_ids(tour["id"]):
+    ids = arena.tournaments.match_ids(tour["id"])
+    progress = None if args.quiet else TournamentProgress(arena, len(ids))
+    for match_id in ids:
         run_to_end(arena, match_id)
+        if progress is not None:
+            progress.match_done(match_id)
     final = arena.tournaments.get(tour["id"])
     print(f"{final['game']}: {final['progress']['finished']} matches, "
           f"{final['players']}-player tables, {final['seeds_per_table']} seeds per table")
@@ -91,7 +134,10 @@ def tournament(argv) -> None:
         print(f"{row['place']:>5}  {row['name'][:32]:<32} {row['ordinal']:>8.2f} {row['mu']:>8.2f}"
               f" {row['sigma']:>7.2f} {row['average_rank']:>8.2f} {row['average_score']:>9.2f}"
               f" {row['wins']:>5} {100 * row['failure_rate']:>6.1f}")
+    if final.get("note"):
+        print(f"note: {final['note']}")
     if args.out:
-        results = [arena.result_of(m) for m in final["matches"]]
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump({"tournament": final, "results": results}, handle, indent=1)
+        logs = write_tournament(arena, final, args.out)
+        print(f"standings and {len(final['matches'])} match logs written ({logs})",
+              file=sys.stderr)
+    _report_failures(arena, final["matches"], entered)

@@ -37,6 +37,8 @@ PROBLEMS = {
                         "rules' own code.",
     "bot.stalling": "(match failure) The bot made `max_streak` moves in a row without its "
                     "turn ending (e.g. exchanging back and forth).",
+    "bot.exception": "(match failure, in-process seats of arena.local) The Python function "
+                     "raised instead of returning a move.",
 }
 """The arena's codes in the /v1/problems catalogue."""
 

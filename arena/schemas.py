@@ -6,6 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from referee.core.rng import MAX_SEED
 from referee.service.defaults import TOURNAMENT
+from referee.service.schemas import MatchCreatedSchema
 
 
 class LimitsSchema(Schema):
@@ -56,7 +57,14 @@ class ArenaMatchCreateSchema(Schema):
                           validate=validate.Range(min=0, max=MAX_SEED))
     limits = fields.Nested(LimitsSchema, load_default=dict)
     rated = fields.Boolean(load_default=None, allow_none=True,
-                           metadata={"description": "default: rated unless a seat is remote"})
+                           metadata={"description": "default: rated unless a seat is remote "
+                                                    "or a builtin holds several seats"})
+
+
+class ArenaMatchCreatedSchema(MatchCreatedSchema):
+    rated = fields.Boolean(metadata={"description": "whether the match feeds the leaderboard"})
+    unrated = fields.String(metadata={"description": "why a match left to the default is not "
+                                                     "rated, when that is why"})
 
 
 class TournamentCreateSchema(Schema):
@@ -103,6 +111,9 @@ class TournamentSchema(Schema):
     created_at = fields.Float()
     finished_at = fields.Float()
     planned = fields.Integer()
+    unrated_matches = fields.Integer(metadata={"description": "matches seating one builtin in "
+                                                              "several seats (not rated)"})
+    note = fields.String()
     progress = fields.Dict()
     standings = fields.List(fields.Dict())
     matches = fields.List(fields.String())

@@ -42,17 +42,25 @@ class Arena(ServiceHooks):
     # -- matches --------------------------------------------------------------------------
 
     def create_match(self, game: str, seats: list, options=None, seed=None, limits=None,
-                     rated: bool = True, labels=None):
-        """A match with bot, builtin and remote seats; rated only if no seat is remote."""
+                     rated: bool | None = True, labels=None):
+        """A match with bot, builtin and remote seats. `rated=None`: rated unless a seat is
+        remote or one builtin holds several seats (then `labels["unrated"]` says why)."""
         limits = resolve_limits(limits)
         entrants = [self._entrant_of_kind(k) for k in seats]
+        twice = sorted({e for e in entrants if entrants.count(e) > 1})
+        labels = dict(labels or {})
+        if rated is None:
+            rated = "remote" not in entrants and not twice
+            if twice and "remote" not in entrants:  # the natural test: bot vs random, random
+                labels["unrated"] = (f"{', '.join(twice)} holds several seats: a match is "
+                                     f"rated only when each entrant holds one")
         if rated and any(e.startswith("remote") for e in entrants):
             raise InvalidSeats("a rated match has bots and builtins only: pass rated=false "
                                "to seat remote players")
-        if rated and len(set(entrants)) != len(entrants):
-            raise InvalidSeats("a rated match cannot seat one entrant twice: pass "
-                               "rated=false for self-play")
-        labels = {**(labels or {}), "arena": True, "rated": bool(rated)}
+        if rated and twice:
+            raise InvalidSeats(f"a rated match cannot seat one entrant twice ({', '.join(twice)}"
+                               f"): leave rated out or pass rated=false")
+        labels = {**labels, "arena": True, "rated": bool(rated)}
         name = self.service.games.get(game).spec.name
         if rated:
             labels["seq"] = self.leaderboards.next_seq(name)
@@ -68,6 +76,13 @@ class Arena(ServiceHooks):
         if entrant.startswith("builtin:"):
             if entrant.split(":", 1)[1] not in BUILTIN_BOTS:
                 raise InvalidTournament(f"no builtin bot {entrant!r}")
+            return
+        prefix, ref = split_kind(entrant)
+        if ref and prefix != "bot" and prefix in self.service.drivers:  # e.g. py:<function>
+            try:
+                self.service.drivers[prefix].validate(ref)
+            except InvalidSeats as err:
+                raise InvalidTournament(str(err)) from err
             return
         bot = self.bots.get(entrant)
         self.bots.standing.check(entrant)

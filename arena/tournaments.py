@@ -16,7 +16,9 @@ import time
 
 from arena.errors import InvalidTournament, TournamentNotFound
 from arena.limits import resolve as resolve_limits
+from arena.leaderboard import result_record
 from arena.ratings import fold, standings
+from referee.core.errors import RefereeError
 from referee.core.rng import MAX_SEED, Rng
 from referee.service import defaults
 from referee.service.lease import Lease
@@ -25,8 +27,57 @@ FORMATS = ("round_robin", "ladder")
 
 
 def entrant_seat(entrant: str) -> str:
-    """The seat kind of an entrant: a bot id, or a builtin policy as is."""
-    return entrant if entrant.startswith("builtin:") else f"bot:{entrant}"
+    """The seat kind of an entrant: a bot id, or a builtin policy (`builtin:random#2`, the
+    second seat of builtin:random, is `builtin:random`)."""
+    if ":" in entrant:  # builtin:<name>, or another driver's kind (py:<function>)
+        return entrant.split("#", 1)[0]
+    return f"bot:{entrant}"
+
+
+# -- who may enter, and at how many seats (issue 15 item 3) -------------------------------
+# The game's own player-count rule decides, with the tournament's options (Dschunke takes 2
+# only with two_player_variant). A bot is entered once; a builtin may be entered several
+# times to fill seats: its entries become `builtin:random`, `builtin:random#2`, … so the
+# tournament's standings keep them apart. A match that seats one builtin twice cannot be
+# rated on the game's leaderboard (one entrant in two seats): it is played unrated, and the
+# tournament record says how many such matches there are (`unrated_matches`, `note`).
+
+def name_entrants(entrants: list[str]) -> list[str]:
+    """Repeated builtins numbered (`builtin:random`, `builtin:random#2`); bots as given."""
+    seen: dict[str, int] = {}
+    named = []
+    for entrant in entrants:
+        seen[entrant] = seen.get(entrant, 0) + 1
+        repeat = entrant.startswith("builtin:") and seen[entrant] > 1
+        named.append(f"{entrant}#{seen[entrant]}" if repeat else entrant)
+    return named
+
+
+def seats_repeat(entrants: list[str]) -> bool:
+    """True when some seat kind sits twice among these entrants (so the match is unrated)."""
+    kinds = [entrant_seat(e) for e in entrants]
+    return len(set(kinds)) != len(kinds)
+
+
+def _fits(game, players: int, options: dict) -> bool:
+    try:
+        game.check_setup(players, options)
+    except RefereeError:
+        return False
+    return True
+
+
+def table_size(game, asked: int | None, seats: int, options: dict) -> int:
+    """The players at each table: `asked`, if the game takes it with these options (else the
+    game's own error); by default the most the entrants fill among the counts it takes."""
+    if asked is not None:
+        game.check_setup(asked, options)
+        return asked
+    counts = [n for n in game.spec.player_counts() if _fits(game, n, options)]
+    if not counts:
+        raise InvalidTournament(f"{game.spec.title} takes no player count with these options")
+    fitting = [n for n in counts if n <= seats]
+    return max(fitting) if fitting else min(counts)
 
 
 SEATINGS = ("rotations", "permutations")
@@ -68,10 +119,11 @@ class Tournaments:
         or None, take the defaults)."""
         spec = {**TOURNAMENT, **{k: v for k, v in spec.items() if v is not None}}
         game = self.arena.service.games.get(spec["game"])
-        entrants = list(spec["entrants"])
-        players = spec.get("players") or min(game.spec.max_players,
-                                             max(game.spec.min_players, len(entrants)))
-        self._validate(game, entrants, players, spec)
+        given = list(spec["entrants"])
+        options = game.spec.resolve_options(spec.get("options") or {})
+        players = table_size(game, spec.get("players"), len(given), options)
+        self._validate(game, given, players, spec)
+        entrants = name_entrants(given)
         seed = spec.get("seed")
         seed = secrets.randbelow(MAX_SEED) if seed is None else seed
         tour = {"id": "t" + secrets.token_hex(6), "game": game.spec.name,
@@ -81,7 +133,9 @@ class Tournaments:
                 "limits": resolve_limits(spec.get("limits")), "rated": spec["rated"],
                 "concurrency": spec["concurrency"], "max_matches": spec["max_matches"],
                 "created_at": time.time(), "status": "running", "planned": 0}
-        game.check_setup(players, game.spec.resolve_options(tour["options"]))
+        if tour["format"] == "ladder" and tour["rated"] and len(set(given)) != len(given):
+            tour["note"] = ("matches that seat one builtin in several seats are not rated on "
+                            "the game's leaderboard; the standings keep its seats apart")
         self.redis.set(self._key(tour["id"]), json.dumps(tour))
         self.redis.zadd(f"{self.prefix}:tours", {tour["id"]: tour["created_at"]})
         if tour["format"] == "round_robin":
@@ -93,11 +147,10 @@ class Tournaments:
     def _validate(self, game, entrants, players, spec) -> None:
         if spec["format"] not in FORMATS:
             raise InvalidTournament(f"format must be one of {FORMATS}")
-        if len(set(entrants)) != len(entrants):
-            raise InvalidTournament("each entrant may be entered once")
-        if not game.spec.min_players <= players <= game.spec.max_players:
-            raise InvalidTournament(f"{game.spec.title} tables take {game.spec.min_players}-"
-                                    f"{game.spec.max_players} players, not {players}")
+        bots = [e for e in entrants if not e.startswith("builtin:")]
+        if len(set(bots)) != len(bots):
+            raise InvalidTournament("each bot may be entered once (a builtin may be entered "
+                                    "several times to fill seats)")
         if len(entrants) < players:
             raise InvalidTournament(f"{players}-player tables need at least {players} entrants")
         for entrant in entrants:
@@ -115,16 +168,19 @@ class Tournaments:
         rng = Rng(tour["seed"], "tournament-seeds")
         seeds = [rng.below(MAX_SEED) for _ in range(tour["seeds_per_table"])]
         plan = round_robin_plan(tour["entrants"], tour["players"], seeds, tour["seatings"])
-        self._update(tour["id"], planned=len(plan))
+        unrated = sum(seats_repeat(item["entrants"]) for item in plan) if tour["rated"] else 0
+        self._update(tour["id"], planned=len(plan), unrated_matches=unrated,
+                     **({"note": _unrated_note(unrated)} if unrated else {}))
         for index, item in enumerate(plan):
             self._create_match(tour, index, item)
 
     def _create_match(self, tour: dict, index: int, item: dict) -> str:
-        labels = {"tournament": tour["id"], "index": index,
+        labels = {"tournament": tour["id"], "index": index, "entrants": item["entrants"],
                   **{k: item[k] for k in ("table", "seed_index", "rotation") if k in item}}
+        rated = tour["rated"] and not seats_repeat(item["entrants"])
         created = self.arena.create_match(
             tour["game"], [entrant_seat(e) for e in item["entrants"]], tour["options"],
-            item["seed"], tour["limits"], rated=tour["rated"], labels=labels)
+            item["seed"], tour["limits"], rated=rated, labels=labels)
         self.redis.rpush(self._key(tour["id"], "matches"), created.meta.id)
         return created.meta.id
 
@@ -153,7 +209,7 @@ class Tournaments:
     def _seated_counts(self, tour: dict, ids: list[str]) -> dict:
         counts = dict.fromkeys(tour["entrants"], 0)
         for match_id in ids:
-            for entrant in self.arena.entrants_of(match_id):
+            for entrant in self._entrants_of(match_id):
                 counts[entrant] = counts.get(entrant, 0) + 1
         return counts
 
@@ -185,13 +241,23 @@ class Tournaments:
         tour = self._load(tid)
         ids = self.match_ids(tid)
         done = self.redis.smembers(self._key(tid, "done"))
-        results = [r for r in (self.arena.result_of(m) for m in ids if m in done) if r]
+        results = [r for r in (self.result_of(m) for m in ids if m in done) if r]
         table = standings(fold(results))
         for row in table:
             row["name"] = self.arena.entrant_name(row["entrant"])
         total = tour["planned"] if tour["format"] == "round_robin" else tour["max_matches"]
         return {**tour, "progress": {"matches": len(ids), "finished": len(done), "total": total},
                 "standings": table, "matches": ids}
+
+    def _entrants_of(self, match_id: str) -> list[str]:
+        meta = self.arena.service.store.meta(match_id)
+        return meta.labels.get("entrants") or self.arena.entrants_of(match_id)
+
+    def result_of(self, match_id: str) -> dict | None:
+        """A finished match's result by tournament entrant (`builtin:random#2` apart from
+        `builtin:random`), for the tournament's own standings; None while it runs."""
+        meta, live = self.arena.service.load(match_id)
+        return result_record(meta, live, self._entrants_of(match_id))
 
     def list(self) -> list[dict]:
         """Every tournament's record (newest first), without match lists."""
@@ -208,6 +274,12 @@ class Tournaments:
         tour = self._load(tid)
         tour.update(changes)
         self.redis.set(self._key(tid), json.dumps(tour))
+
+
+def _unrated_note(count: int) -> str:
+    return (f"{count} matches seat one builtin in several seats: the tournament's standings "
+            f"count each of its seats as its own entrant (#2, #3, …), but these matches are "
+            f"not rated on the game's leaderboard (one entrant in two seats)")
 
 
 def _comb(n: int, k: int) -> int:

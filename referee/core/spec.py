@@ -153,8 +153,10 @@ class GameSpec:
         if not isinstance(players, int) or isinstance(players, bool):
             raise InvalidPlayers(f"players must be an integer, got {players!r}")
         if not self.min_players <= players <= self.max_players:
+            variant = (f" ({players} only with one of its options: GET /v1/games/{self.name})"
+                       if players in self.variant_players else "")
             raise InvalidPlayers(f"{self.title} takes {self.min_players}-{self.max_players} "
-                                 f"players, not {players}", players=players)
+                                 f"players, not {players}{variant}", players=players)
 
     def player_counts(self) -> list[int]:
         """Every player count the game can be set up with (some only with an option)."""

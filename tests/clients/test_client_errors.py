@@ -89,8 +89,8 @@ CASES = [
     ("bot.not_found", lambda a, m: a.bot("bnope"), BotError, "bot.not_found", 404),
     ("tournament.not_found", lambda a, m: a.tournament("tnope"),
      TournamentError, "tournament.not_found", 404),
-    ("tournament.invalid", lambda a, m: a.create_tournament(
-        "gops", ["builtin:random", "builtin:random"]), TournamentError, "tournament.invalid", 422),
+    ("tournament.invalid", lambda a, m: a.create_tournament(  # no such builtin
+        "gops", ["builtin:nope", "builtin:random"]), TournamentError, "tournament.invalid", 422),
 ]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from referee_client import render
 from referee_client.render import Renderer, renderer_for
 from referee_client.render.generic import outline
@@ -101,3 +103,25 @@ def test_yinzi_components_come_from_the_view():
     finally:
         yz.learn(view)
     assert yz.GOOD_OF["W01"] == parts["workshops"]["W01"]
+
+
+def test_yinzi_slot_and_benefit_texts_come_from_the_game_description():
+    """The register and Administration lines read what each slot and space does from
+    GET /v1/games/yinzi-ming's board, so a data change on the service shows at once; without
+    a description the renderer still names them."""
+    from referee.core import engine
+    from referee.games import GAMES
+    from referee.service.described import describe
+
+    game = GAMES.get("yinzi-ming")
+    view = game.view(engine.start(game, 2, None, 1)[1], 0)
+    info = json.loads(json.dumps(describe(game)))
+    text = renderer_for("yinzi-ming", info).view(view, 0)
+    assert "Tax Exemption: no tax for 1 of your Workshops in this round's Regulation" in text
+    assert "B2 River Permit: +2 transport points for this Directive turn" in text
+    slots = info["board"]["bonus_slots"]["value"]["value"]
+    slots[0]["text"] = "+7 Sapeques at once"
+    assert "Imperial Audience: +7 Sapeques at once" in renderer_for("yinzi-ming", info).view(
+        view, 0)
+    bare = renderer_for("yinzi-ming").view(view, 0)
+    assert "5 Tax Exemption" in bare and "B6 Imperial Commendation" in bare

@@ -80,3 +80,29 @@ def test_the_readme_documents_the_port_and_every_setting():
                  ROOT / "referee" / "core" / "seeds.py"]:
         read |= set(re.findall(r"\"(REFEREE_[A-Z_]+)\"", path.read_text()))
     assert sorted(n for n in read if n not in README) == []
+
+
+def python_block(text: str, heading: str) -> str:
+    """The first ```python block after `heading`."""
+    return re.findall(r"^```python\n(.*?)^```", text[text.index(heading):],
+                      re.MULTILINE | re.DOTALL)[0]
+
+
+def test_the_python_api_example_runs_as_written(capsys):
+    """Issue 15 item 5: the README's in-process example, executed as it stands: a Dschunke
+    match and a round robin between a Python function and two builtins, no server; the
+    function played its seats (no failure) and the log is the service's record."""
+    block = python_block(README, "## Bots as Python functions, in this process")
+    assert len(block.strip().splitlines()) <= 12
+    scope: dict = {"__name__": "readme_example"}
+    exec(compile(block, "README.md", "exec"), scope)
+    match, tour = scope["match"], scope["tour"]
+    assert match.result["termination"] == "rules" and not match.result.get("failures")
+    assert match.log["game"] == "dschunke" and match.log["seed"] == 7
+    assert any(m["seat"] == 0 and m.get("by", "seat") == "seat" for m in match.log["moves"])
+    assert tour.record["status"] == "finished" and tour.record["progress"]["finished"] == 6
+    assert {r["name"] for r in tour.standings} == {"py:my_bot", "builtin:random",
+                                                   "builtin:random#2"}
+    assert all(r["failure_rate"] == 0 for r in tour.standings)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].endswith("moves") and len(printed) == 4

@@ -81,6 +81,13 @@ class SeatsError(RefereeError):
     family = "seats"
 
 
+class SeatError(RefereeError):
+    """seat.*: how a remote seat left a match (resigned, ran out of time); these appear as
+    failure records in results, not as answers to requests."""
+
+    family = "seat"
+
+
 class LimitsError(RefereeError):
     """limits.*: an arena time limit is unknown or out of bounds."""
 
@@ -125,8 +132,8 @@ class ServerError(RefereeError):
 
 FAMILIES: dict[str, type[RefereeError]] = {
     cls.family: cls for cls in (MoveError, TurnError, MatchError, AuthError, GameError,
-                                OptionsError, PlayersError, SeatsError, LimitsError, StateError,
-                                RequestError, BotError, TournamentError, RateLimitError,
+                                OptionsError, PlayersError, SeatsError, SeatError, LimitsError,
+                                StateError, RequestError, BotError, TournamentError, RateLimitError,
                                 ServerError)
 }
 FAMILIES["http"] = RequestError  # HTTP-level codes (http.not_found, ...) are request faults
