@@ -10,7 +10,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from referee.web.boards import Context, words
-from referee.web.boards.svg import SEAT_COLOURS, legend, rect, svg, text, token
+from referee.web.boards.svg import SEAT_COLOURS, el, legend, rect, svg, text, token
 
 CROPS = {"rice": "#f3ecc2", "maize": "#f6d365", "fruit": "#f7a8a8", "bamboo": "#b9dc8a",
          "cotton": "#ffffff", "tea": "#8fbf73", "salt": "#d5dde6", "ramie": "#d9c9a3",
@@ -35,10 +35,10 @@ def draw(view: dict, ctx: Context) -> Markup:
     for k, (prov, fields) in enumerate(view["map"]["provinces"].items()):
         x, y = POSITION.get(prov, (10 + 320 * (k % 2), 40 + 290 * (k // 2)))
         parts.append(_province(view, prov, fields, x, y))
-    parts += [_port(view, 660, 40), _register(view, ctx, 660, 220),
-              _admin(view, ctx, 660, 400), _workshops(view, 660, 560)]
-    parts.append(_legend(view, ctx, 10, 640))
-    return svg(1060, 720, *parts, title=_heading(view))
+    parts += [_port(view, 660, 36), _register(view, ctx, 660, 214),
+              _admin(view, ctx, 660, 410), _workshops(view, 660, 614)]
+    parts.append(_legend(view, ctx, 10, 720))
+    return svg(1150, 780, *parts, title=_heading(view))
 
 
 def _heading(view: dict) -> str:
@@ -110,8 +110,9 @@ def _port(view: dict, x, y) -> Markup:
     return Markup("").join(parts)
 
 
-def _lookup(ctx: Context, field: str, key) -> dict:
-    """The entry of a published board table whose `field` is `key` (a slot or a space)."""
+def _lookup(ctx: Context, field: str, key, prefer: str = "") -> dict:
+    """The entry of a published board table whose `field` is `key` (a slot or a space),
+    from the table `prefer` (the one with each effect in words) if the game publishes it."""
     def walk(node):
         if isinstance(node, dict):
             if node.get(field) == key and ("name" in node or "effect" in node):
@@ -123,37 +124,44 @@ def _lookup(ctx: Context, field: str, key) -> dict:
                 if found:
                     return found
         return None
-    for name in ctx.tables:
+    for name in [prefer, *ctx.tables] if prefer in ctx.tables else ctx.tables:
         found = walk(ctx.table(name))
         if found:
             return found
     return {}
 
 
-def _effect(entry: dict) -> str:
-    """`Imperial Audience: sapeques +1`, or the table's own words if it has them."""
-    words_ = entry.get("text") or entry.get("description") or entry.get("does")
+def _effect(entry: dict) -> tuple[str, str]:
+    """(name, what it does): the table's own words, else its effect's fields."""
+    does = entry.get("text") or entry.get("description") or entry.get("does")
     effect = entry.get("effect")
-    if not words_ and isinstance(effect, dict):
-        words_ = " ".join(f"{v}" if k == "kind" else f"{k} {v}" for k, v in effect.items())
-    elif not words_ and effect:
-        words_ = str(effect)
-    name = entry.get("name", "")
-    return f"{name}: {words(words_)}" if name and words_ else name or words(words_ or "")
+    if not does and isinstance(effect, dict):
+        does = " ".join(f"{v}" if k == "kind" else f"{k} {v}" for k, v in effect.items())
+    elif not does and effect:
+        does = str(effect)
+    return entry.get("name", ""), words(does or "")
+
+
+def _two_lines(x, y, head: str, does: str, width: int) -> Markup:
+    """A name on one line and what it does below, cut to `width` characters (the whole
+    sentence stays in the tooltip)."""
+    cut = does if len(does) <= width else does[:width - 1] + "…"
+    return (text(x, y, head, size=11, weight="bold") +
+            el("text", el("title", does), cut, x=x, y=y + 14, font_size=10, fill="#444"))
 
 
 def _register(view: dict, ctx: Context, x, y) -> Markup:
     parts = [text(x, y + 14, "Bonus register (slot order = turn order)", size=13,
                   weight="bold")]
     for k, slot in enumerate(view.get("register") or []):
-        ry = y + 24 + k * 30
+        ry = y + 22 + k * 34
         tile = f"{words(slot['crop'])} tile, {slot['cost']} Sap" if slot.get("tile") else "no tile"
-        effect = _effect(_lookup(ctx, "slot", slot["slot"]))
-        parts.append(rect(x, ry, 370, 26, fill="#fffaf0", stroke="#aaa", rx=3))
-        parts.append(text(x + 6, ry + 17, f"{slot['slot']}. {effect or 'slot ' + str(slot['slot'])}"
-                          f" · {tile}", size=11))
+        name, does = _effect(_lookup(ctx, "slot", slot["slot"], "bonus_slots"))
+        parts.append(rect(x, ry, 470, 32, fill="#fffaf0", stroke="#aaa", rx=3))
+        parts.append(_two_lines(x + 6, ry + 13, f"{slot['slot']}. {name or 'slot'} · {tile}",
+                                does, 78))
         if slot.get("merchant") is not None:
-            parts.append(token(x + 355, ry + 13, colour(slot["merchant"]), "M", r=9))
+            parts.append(token(x + 455, ry + 16, colour(slot["merchant"]), "M", r=9))
     return Markup("").join(parts)
 
 
@@ -161,11 +169,11 @@ def _admin(view: dict, ctx: Context, x, y) -> Markup:
     parts = [text(x, y + 14, "Administration (an Overseer's benefit)", size=13,
                   weight="bold")]
     for k, (space, taken) in enumerate((view.get("admin") or {}).items()):
-        ry = y + 22 + k * 24
-        effect = _effect(_lookup(ctx, "id", space)) or space
-        parts.append(text(x + 6, ry + 15, f"{space} {effect}", size=11))
+        ry = y + 22 + k * 30
+        name, does = _effect(_lookup(ctx, "id", space, "administration_spaces"))
+        parts.append(_two_lines(x + 6, ry + 11, f"{space} {name}", does, 80))
         if taken:
-            parts.append(token(x + 355, ry + 10, colour(taken["owner"]), "O", r=9))
+            parts.append(token(x + 455, ry + 12, colour(taken["owner"]), "O", r=9))
     return Markup("").join(parts)
 
 
