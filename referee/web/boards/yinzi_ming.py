@@ -37,8 +37,8 @@ def draw(view: dict, ctx: Context) -> Markup:
         parts.append(_province(view, prov, fields, x, y))
     parts += [_port(view, 660, 36), _register(view, ctx, 660, 214),
               _admin(view, ctx, 660, 410), _workshops(view, 660, 614)]
-    parts.append(_legend(view, ctx, 10, 720))
-    return svg(1150, 780, *parts, title=_heading(view))
+    parts.append(_legend(view, ctx, 10, 730))
+    return svg(1150, 790, *parts, title=_heading(view))
 
 
 def _heading(view: dict) -> str:
@@ -184,18 +184,15 @@ def _workshops(view: dict, x, y) -> Markup:
     parts = [text(x, y + 14, "Workshops (good ← crop, level, Goods waiting)", size=13,
                   weight="bold"),
              text(x, y + 32, f"display: {display or 'empty'}", size=11)]
-    for k, (wid, shop) in enumerate(sorted((view.get("workshops") or {}).items())[:4]):
+    shops = sorted((view.get("workshops") or {}).items())
+    for k, (wid, shop) in enumerate(shops[:8]):  # two columns of four
+        wx, wy = x + 8 + 240 * (k // 4), y + 46 + 16 * (k % 4)
         good = makes.get(wid, "?")
-        parts.append(token(x + 8, y + 46 + 16 * k, colour(shop["owner"]), "", r=6,
-                           shape="square"))
-        parts.append(text(x + 20, y + 50 + 16 * k,
-                          f"{wid} {words(good)} ← {words(inputs.get(good, '?'))}, level "
-                          f"{shop['level']}, {words(shop['province'])}, goods {shop['goods']}",
-                          size=11))
-    more = len(view.get("workshops") or {}) - 4
-    if more > 0:
-        parts.append(text(x + 20, y + 50 + 64, f"… and {more} more (see the seats below)",
-                          size=11))
+        parts.append(token(wx, wy, colour(shop["owner"]), "", r=6, shape="square"))
+        parts.append(text(wx + 10, wy + 4, f"{wid} {words(good)} ← {words(inputs.get(good, '?'))}"
+                          f", level {shop['level']}, goods {shop['goods']}", size=10))
+    if len(shops) > 8:
+        parts.append(text(x + 8, y + 46 + 64, f"… and {len(shops) - 8} more", size=10))
     return Markup("").join(parts)
 
 
