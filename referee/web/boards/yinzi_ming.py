@@ -79,9 +79,9 @@ def _field(view: dict, sid: str, x, y) -> Markup:
                   rx=4, stroke_dasharray="4 2" if mine else None),
              text(x + 4, y + 13, f"{sid} {words(field['crop'])}", size=10)]
     if field.get("count"):
-        parts.append(token(x + 14, y + 32, colour(field["owner"]), field["count"], r=10))
+        parts.append(token(x + 14, y + 29, colour(field["owner"]), field["count"], r=10))
     if field.get("tile"):
-        parts.append(text(x + 30, y + 36, "+tile", size=10, weight="bold", fill="#7a4d00"))
+        parts.append(text(x + 4, y + 48, "+tile", size=9, weight="bold", fill="#7a4d00"))
     if field.get("workshop"):
         owner = (view["workshops"].get(field["workshop"]) or {}).get("owner")
         fill = colour(owner) if owner is not None else "#999"
@@ -203,6 +203,9 @@ def _legend(view: dict, ctx: Context, x, y) -> Markup:
                 (rect(0, 2, 20, 16, fill="#999", stroke="#222"), "Workshop (owner's colour)"),
                 (rect(0, 0, 20, 20, fill="#eee", stroke="#666", stroke_dasharray="4 2"),
                  "Salt Mine"),
+                (text(0, 15, "+tile", size=9, weight="bold", fill="#7a4d00"),
+                 "a Crop tile on the Field"),
+                (token(10, 10, "#ddd", "P", r=9), "a sold Peasant on a market space"),
                 (token(10, 10, "#ddd", "M", r=9), "Merchant"),
                 (token(10, 10, "#ddd", "O", r=9), "Overseer")]
     return legend(x, y, entries, width=1040)
