@@ -180,7 +180,8 @@ class MatchService:
                 update_live(new_live)
                 new_live.result = self._result(game, meta, new_live, new_state)
             entry = {**MoveRecord(seat, move, live.version, sealed, by).to_dict(),
-                     "at": round(time.time(), 3), **(entry_extra or {})}
+                     "at": round(time.time(), 3), **(entry_extra or {}),
+                     **_publicity(game, state, seat, move)}
             automated = self.automated_seat(meta, new_live) is not None
             done = self.store.commit(match_id, live.version, new_live, [entry], automated,
                                      idempotency or "", self.remote_due(meta, new_live))
@@ -344,7 +345,13 @@ class MatchService:
         meta, live = self.load(match_id)
         game = self.games.get(meta.game)
         finished = live.status != MatchStatus.ACTIVE
-        entries = [e if finished else _redact(game, e, viewer) for e in self.store.log(match_id)]
+        stored = self.store.log(match_id)
+        if finished:
+            entries = [_served(e) for e in stored]
+        else:
+            reveals = game.reveals(self.state(meta, live)) if any(
+                e.get("sealed") for e in stored) else 0
+            entries = [_redact(game, e, viewer, reveals) for e in stored]
         return {
             "match": meta.id, "game": meta.game, "rules_version": meta.rules_version,
             "players": meta.players, "options": meta.options,
@@ -356,14 +363,36 @@ class MatchService:
         }
 
 
-def _redact(game, entry: dict, viewer: int | None) -> dict:
-    """A log entry as `viewer` may see it while the match runs."""
+_PRIVATE = ("public", "reveals")
+"""Log entry fields for the service alone: the move's public form and the reveal count."""
+
+
+def _publicity(game, state, seat: int, move: dict) -> dict:
+    """What the log keeps, at commit time, to show `move` to the others while the match runs:
+    its public form (asked with the state it is played in) and the game's reveal count then."""
+    return {"public": game.public_move(state, seat, move), "reveals": game.reveals(state)}
+
+
+def _served(entry: dict) -> dict:
+    """A stored log entry without the service's own fields."""
+    return {k: v for k, v in entry.items() if k not in _PRIVATE}
+
+
+def _redact(game, entry: dict, viewer: int | None, reveals: int) -> dict:
+    """A log entry as `viewer` may see it while the match runs.
+
+    The seat's own moves are shown as played; the others' in their public form, a sealed one
+    only once the game has revealed moves since it was played (`reveals` is the match's
+    count now). Entries stored without a public form (before it was kept) stay hidden.
+    """
+    shown = _served(entry)
     if entry["seat"] == viewer:
-        return entry
-    if entry.get("sealed"):
-        return {**entry, "move": None, "hidden": True}
-    shown = game.redact_move(entry["move"], entry["seat"], viewer)
-    return {**entry, "move": shown, "hidden": True} if shown is None else {**entry, "move": shown}
+        return shown
+    public = entry.get("public")
+    if entry.get("sealed") and entry.get("reveals", reveals) >= reveals:
+        public = None
+    return {**shown, "move": public, "hidden": True} if public is None else \
+        {**shown, "move": public}
 
 
 def new_seed() -> int:
