@@ -63,9 +63,11 @@ def _market(view: dict, ctx: Context, x, y) -> Markup:
 
 def _track(view: dict, ctx: Context, x, y) -> Markup:
     """Rounds 1-10; the assistants' track spaces from the printed track when published."""
-    tracks = ctx.table("tracks") or {}
-    parts = [text(x, y + 14, "Round track (assistants' actions per round)", size=13,
-                  weight="bold")]
+    tracks = ctx.table("track", "tracks") or {}
+    events = ctx.table("events") or []
+    texts = ctx.table("action_texts") or {}
+    parts = [text(x, y + 14, "Round track (S: special cards, Y: cash announced; "
+                  "assistants' actions below)", size=13, weight="bold")]
     current = view.get("round") or 0
     rows = [n for n in ("lower", "upper") if n in (view.get("assistants") or {})]
     for r in range(10):
@@ -73,13 +75,15 @@ def _track(view: dict, ctx: Context, x, y) -> Markup:
         now = r + 1 == current
         parts.append(rect(rx, y + 24, 56, 30, fill="#ffe08a" if now else "#f6f1e4",
                           stroke="#333" if now else "#999", rx=4, stroke_width=3 if now else 1))
-        parts.append(text(rx + 28, y + 44, f"round {r + 1}", size=11, anchor="middle",
-                          weight="bold" if now else None))
+        happens = " ".join(events[r]) if r < len(events) else ""
+        parts.append(text(rx + 28, y + 44, f"round {r + 1}" + (f" {happens}" if happens else ""),
+                          size=11, anchor="middle", weight="bold" if now or happens else None))
         for k, name in enumerate(rows):
             spaces = (tracks.get(name) or {}).get("spaces") or []
-            label = _action_short(spaces[r]) if r < len(spaces) else ""
-            parts.append(text(rx + 28, y + 70 + 16 * k, label, size=10, anchor="middle",
-                              fill="#555"))
+            space = spaces[r] if r < len(spaces) else ""
+            parts.append(el("text", el("title", texts.get(space, "")), _action_short(space),
+                            x=rx + 28, y=y + 70 + 16 * k, font_size=10, text_anchor="middle",
+                            fill="#555"))
     for k, name in enumerate(rows):
         info = view["assistants"][name]
         used = " (used)" if info.get("used") else ""
@@ -150,7 +154,7 @@ def _figures(view: dict, junk: str, x, y) -> Markup:
         for name, info in sorted(merchants.items()):
             if info.get("junk") == junk:
                 used = " (used)" if info.get("used") else ""
-                lines.append((name, f"{name} merchant: {action_text(info.get('action') or {})}{used}"))
+                lines.append((name, f"{name}: {action_text(info.get('action') or {})}{used}"))
     parts = []
     for k, entry in enumerate(lines):
         label = entry[1] if isinstance(entry, tuple) else entry

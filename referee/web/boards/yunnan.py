@@ -7,7 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from referee.web.boards import Context, words
-from referee.web.boards.svg import circle, el, legend, line, rect, svg, text, token, SEAT_COLOURS
+from referee.web.boards.svg import SEAT_COLOURS, circle, el, legend, line, rect, svg, text, token
 
 DULI_COLOUR = "#6d6d6d"
 ROAD, GORGE = "#c8a165", "#7a7a7a"
@@ -35,6 +35,11 @@ def mark(view: dict, p) -> str:
     return "D" if p == view.get("duli") else str(p)
 
 
+def _province_name(view: dict, where) -> str:
+    """A province as a view names it (older views gave its road index)."""
+    return view["provinces"][where] if isinstance(where, int) else where
+
+
 def participants(view: dict) -> range:
     """Every seat, plus Dúlì in a 2-player game."""
     return range(view["n"] + (1 if view.get("duli") is not None else 0))
@@ -50,7 +55,7 @@ def draw(view: dict, ctx: Context) -> Markup:
     parts = [_connections(view, centres)]
     income = ctx.table("income", "province_income") or {}
     parts += [_province(view, i, centres[i], income) for i in range(len(provinces))]
-    parts.append(_market(view))
+    parts.append(_market(view, ctx.table("market_income")))
     parts.append(_pu_er(view, ctx, 690, 20))
     parts.append(_legend(view, ctx, 20, 650))
     title = (f"Yunnan, round {view.get('round')}, {words(view.get('phase', ''))}")
@@ -68,11 +73,11 @@ def _connections(view: dict, centres: dict) -> Markup:
         (x1, y1), (x2, y2) = centres[provinces.index(a)], centres[provinces.index(b)]
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         parts.append(line(x1, y1, x2, y2, stroke=GORGE, width=4, stroke_dasharray="10 6"))
-        owners = [p for p in participants(view) if g in view["bridges"][p]]
+        owners = [p for p in participants(view) if {g, gid} & set(view["bridges"][p])]
         for k, p in enumerate(owners):
             parts.append(rect(mx - 14 + 9 * k, my - 6, 18, 12, fill=colour(view, p),
                               stroke="#222"))
-        if view.get("blocker") == g:
+        if view.get("blocker") in (g, gid):  # the gorge's name (or its index, before names)
             parts.append(text(mx, my + 6, "✕ blocked", size=13, anchor="middle",
                               weight="bold", fill="#b00000"))
         elif not owners:
@@ -106,7 +111,7 @@ def _province(view: dict, i: int, centre, income: dict) -> Markup:
               _pieces(view, x + 72, y + 58, lambda p: view["traders"][p][i], "circle"),
               text(x + 8, y + 86, "posts", size=12),
               _pieces(view, x + 72, y + 82, lambda p: view["posts"][p][i], "square")]
-    horses = [p for p in range(view["n"]) if view["horse"][p] == i]
+    horses = [p for p in range(view["n"]) if view["horse"][p] in (i, name)]
     if horses:
         parts.append(text(x + 8, y + 110, "horses", size=12))
         parts += [token(x + 72 + 24 * k, y + 106, colour(view, p), "H", r=9)
@@ -114,42 +119,48 @@ def _province(view: dict, i: int, centre, income: dict) -> Markup:
     return Markup("").join(parts)
 
 
-def _market(view: dict) -> Markup:
+def _market(view: dict, income) -> Markup:
     x, y = MARKET_AT[0] - 150, MARKET_AT[1] - 24
+    head = "Market of Pu'er" + (f" · income {income} in all" if income is not None else "")
     return Markup("").join([
         rect(x, y, 300, 48, fill="#efe3c6", stroke="#8a6d3b", rx=8),
-        text(x + 8, y + 20, "Market of Pu'er", size=14, weight="bold"),
+        text(x + 8, y + 20, head, size=14, weight="bold"),
         text(x + 8, y + 38, "traders", size=12),
         _pieces(view, x + 150, y + 24, lambda p: view["market"][p], "circle")])
 
 
-def _spaces(ctx: Context, building: str, count: int) -> list:
-    """The printed values of a building's bid spaces (from board()), else 1..count."""
-    table = ctx.table("bid_spaces", "buildings", "spaces") or {}
-    entry = table.get(building) if isinstance(table, dict) else None
-    if isinstance(entry, dict):
-        entry = entry.get("spaces") or entry.get("bid_spaces")
-    if isinstance(entry, list) and len(entry) == count:
-        return entry
-    return [f"#{k + 1}" for k in range(count)]
+def _spaces(ctx: Context, building: str, count: int) -> list[tuple]:
+    """(printed value, small?) of a building's bid spaces, from the published tables
+    (bid_spaces, temple_spaces); `#1..#n` and nothing small while a game publishes none."""
+    spaces = ctx.table("bid_spaces") or {}
+    values = ctx.table("temple_spaces") if building == "temple" else spaces.get("progress")
+    small = set(spaces.get("small") or [])
+    if not isinstance(values, list) or len(values) != count:
+        return [(f"#{k + 1}", False) for k in range(count)]
+    return [(v, building == "temple" or v in small) for v in values]
 
 
 def _pu_er(view: dict, ctx: Context, x, y) -> Markup:
-    """The buildings of Pu'er, one bid row each (a space filled in its bidder's colour)."""
-    parts = [text(x, y + 30, "Pu'er: bids on the buildings (space value, bidder)", size=13,
-                  weight="bold")]
+    """The buildings of Pu'er, one bid row each (a space filled in its bidder's colour; a
+    small space dashed); what winning each gives in its tooltip."""
+    effects = ctx.table("building_effects") or {}
+    parts = [text(x, y + 30, "Pu'er: bids (coins; dashed = a small space)",
+                  size=13, weight="bold")]
     row_y = y + 44
     for building in [b for b in BUILDINGS if b in view.get("bids", {})]:
         row = view["bids"][building]
-        parts.append(text(x, row_y + 17, words(building), size=12))
-        for k, (value, owner) in enumerate(zip(_spaces(ctx, building, len(row)), row)):
+        parts.append(el("text", el("title", effects.get(building, "")), words(building),
+                        x=x, y=row_y + 17, font_size=12, fill="#222"))
+        for k, ((value, small), owner) in enumerate(zip(_spaces(ctx, building, len(row)), row)):
             sx = x + 110 + 40 * k
             parts.append(rect(sx, row_y, 34, 24, rx=4, stroke="#555",
+                              stroke_dasharray="4 3" if small else None,
                               fill=colour(view, owner) if owner is not None else "#fff"))
             parts.append(text(sx + 17, row_y + 16, value, size=12, anchor="middle",
                               fill="#fff" if owner is not None else "#555", weight="bold"))
         row_y += 32
-    parts.append(text(x, row_y + 17, "Bank", size=12))
+    parts.append(el("text", el("title", effects.get("bank", "")), "Bank", x=x, y=row_y + 17,
+                    font_size=12, fill="#222"))
     parts += [token(x + 122 + 24 * k, row_y + 12, colour(view, p), mark(view, p), r=9)
               for k, p in enumerate(view.get("bank", []))]
     row_y += 44
@@ -220,7 +231,7 @@ def seat_rows(view: dict, ctx: Context) -> tuple[list, list]:
         yard = ", ".join(f"{words(k)} {n}" for k, n in view["yard"][p].items() if n) or "—"
         income = view["income"][p]
         rows.append([(colour(view, p), f"P{p} = {ctx.name(p)}"), view["coins"][p], view["vp"][p],
-                     "—" if income is None else income, words(view["provinces"][view["horse"][p]]),
+                     "—" if income is None else income, words(_province_name(view, view["horse"][p])),
                      view["passes"][p], view["influence"][p], view["supply"][p],
                      view["reserve"][p], view["gifts"][p], stock, yard])
     duli = view.get("duli")
