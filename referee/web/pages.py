@@ -8,7 +8,7 @@ and its script sends it as a header). Replay frames are served only for finished
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request, url_for
 from markupsafe import Markup
 
 from referee.core.errors import RefereeError
@@ -160,6 +160,17 @@ def _game(name):
         return service().games.get(name)
     except RefereeError:
         abort(404, f"no game {name}")
+
+
+@blp.app_context_processor
+def navigation():
+    """The header's links: the pages this app has (the arena's only when it is plugged in)."""
+    pages = [("Tournaments", "arena_web.tournaments"), ("Bot protocol", "arena_web.protocol")]
+    links = [(label, url_for(endpoint)) for label, endpoint in pages
+             if endpoint in current_app.view_functions]
+    if _has("openapi_swagger_ui"):
+        links.append(("API docs", "/v1/docs"))
+    return {"nav_links": links}
 
 
 @blp.app_template_filter("swatch")
