@@ -126,7 +126,7 @@ def _market(view: dict, income) -> Markup:
         rect(x, y, 300, 48, fill="#efe3c6", stroke="#8a6d3b", rx=8),
         text(x + 8, y + 20, head, size=14, weight="bold"),
         text(x + 8, y + 38, "traders", size=12),
-        _pieces(view, x + 150, y + 24, lambda p: view["market"][p], "circle")])
+        _pieces(view, x + 72, y + 34, lambda p: view["market"][p], "circle")])
 
 
 def _spaces(ctx: Context, building: str, count: int) -> list[tuple]:
