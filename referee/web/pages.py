@@ -53,6 +53,15 @@ def rules(game):
     return render_template("web/rules.html", spec=spec, text=path.read_text(encoding="utf-8"))
 
 
+def _events_url(match_id: str) -> str | None:
+    """The match's Server-Sent Events stream, if this service has one (the live page then
+    redraws on its events instead of holding a request open)."""
+    for rule in current_app.url_map.iter_rules():
+        if rule.rule == "/v1/matches/<match_id>/events" and "GET" in rule.methods:
+            return f"/v1/matches/{match_id}/events"
+    return None
+
+
 def _rules_file(game: str):
     return seeds_dir() / game / "rules.md"
 
@@ -65,7 +74,7 @@ def match(match_id):
     step = request.args.get("move", type=int)
     if live.status != ACTIVE:
         step = live.version if step is None else max(0, min(step, live.version))
-    return render_template("web/match.html", m=summary, step=step,
+    return render_template("web/match.html", m=summary, step=step, events=_events_url(match_id),
                            moves=log_entries(match_id, meta.game, None),
                            board=_board(meta, live, summary, None, step))
 

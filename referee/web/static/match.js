@@ -23,16 +23,41 @@
     }
   }
 
+  // With the match's event stream (SSE), redraw when a version event comes; otherwise
+  // hold a request open until the match moves (long poll).
+  function onEvents(eventsUrl, url, holder, onStatus) {
+    const source = new EventSource(eventsUrl);
+    let busy = false, again = false;
+    async function redraw() {
+      if (busy) { again = true; return; }
+      busy = true;
+      do {
+        again = false;
+        const res = await fetch(url, { cache: "no-store" });
+        if (res.ok) {
+          const status = res.headers.get("X-Status"), version = res.headers.get("X-Version");
+          holder.innerHTML = await res.text();
+          onStatus(status === "active" ? "Live: version " + version + ", updates as moves are committed."
+                                       : "Finished (" + status + ") at version " + version + ".");
+        }
+        await sleep(300);  // a fast match is redrawn ~3 times a second, not once per move
+      } while (again);  // a version that came while drawing: draw once more
+      busy = false;
+    }
+    source.addEventListener("version", redraw);
+    source.addEventListener("over", () => { source.close(); redraw(); });
+  }
+
   const live = $("live");
   if (live) {
     const url = location.pathname.replace(/\/$/, "") + "/board";
-    const wrap = document.createElement("div");
-    live.replaceWith(wrap);
-    wrap.appendChild(live);
-    follow(url, wrap, {}, (text) => {
+    const box = $("livebox");
+    const onStatus = (text) => {
       $("status").textContent = text;
       if (text.startsWith("Finished")) $("replaylink").hidden = false;  // now it can be replayed
-    });
+    };
+    if (box.dataset.events && window.EventSource) onEvents(box.dataset.events, url, box, onStatus);
+    else follow(url, box, {}, onStatus);
   }
 
   // Replay: buttons, slider, arrow keys and #move=N all load the frame after that move.
