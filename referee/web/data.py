@@ -12,7 +12,7 @@ from flask import current_app
 from referee.core import engine
 from referee.web.boards import Context
 
-ACTIVE, OVER = "active", "over"
+ACTIVE = "active"
 SCAN = 200
 """How many of the newest matches the home page looks through."""
 
