@@ -150,7 +150,9 @@ def protocol():
     """Bot protocol v1, the endpoints a bot serves, read from its OpenAPI document."""
     doc = protocol_openapi()
     paths = [{"path": path, "method": method.upper(), "summary": op.get("summary", ""),
-              "description": op.get("description", "")}
+              "description": op.get("description", ""),
+              "headers": [(p["name"], p.get("description", "")) for p in op.get("parameters", [])
+                          if isinstance(p, dict) and p.get("in") == "header"]}
              for path, item in doc.get("paths", {}).items()
              for method, op in item.items() if isinstance(op, dict)]
     return render_template("arena/protocol.html", doc=doc, paths=paths)
