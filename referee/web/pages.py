@@ -72,8 +72,10 @@ def match(match_id):
     meta, live = _load(match_id)
     summary = service().summary(meta, live, None)
     step = request.args.get("move", type=int)
-    if live.status != ACTIVE:
+    if _replayable(meta, live):
         step = live.version if step is None else max(0, min(step, live.version))
+    else:
+        step = None
     return render_template("web/match.html", m=summary, step=step, events=_events_url(match_id),
                            moves=log_entries(match_id, meta.game, None),
                            board=_board(meta, live, summary, None, step))
@@ -113,18 +115,34 @@ def board(match_id):
 def frame(match_id, step):
     """The spectator's board after `step` moves of a finished match (anyone may ask)."""
     meta, live = _load(match_id)
-    if live.status == ACTIVE:
-        abort(409, "replay frames are served for finished matches only")
+    if not _replayable(meta, live):
+        abort(409, "replay frames are served for finished matches only (and, in a duplicate "
+                   "event, once every match sharing the seed is over)")
     summary = service().summary(meta, live, None)
     step = max(0, min(step, live.version))
     return render_template("web/_frame.html", m=summary, step=step,
                            board=_board(meta, live, summary, None, step))
 
 
+def _replayable(meta, live) -> bool:
+    """Whether anyone may step through the match: it is over, and so is every match that
+    shares its seed (whose future a replay would tell: referee/service/disclosure.py)."""
+    return live.status != ACTIVE and not service().twins_running(meta)
+
+
+WITHHELD = Markup('<p class="withheld" id="withheld">The board is not shown while other '
+                  'matches dealt from the same seed are running (a duplicate event): it '
+                  'would tell their future. It appears when they are all over.</p>')
+
+
 def _board(meta, live, summary: dict, viewer, step) -> dict:
     """The drawn parts of a match at `step` (None: now): svg, seat table, hand, to act."""
     view = summary["view"] if step is None or step == live.version else \
         FRAMES.view(service(), meta, step)
+    if view is None:  # the service withholds it from this caller
+        return {"svg": WITHHELD, "heads": [], "rows": [], "hand": None, "to_act": [],
+                "step": step, "final": True,
+                "colours": boards.colours(meta.game, {}, meta.players)}
     ctx = context(summary, viewer)
     heads, rows = boards.seat_rows(meta.game, view, ctx)
     to_act = [] if step not in (None, live.version) else [

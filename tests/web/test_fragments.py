@@ -69,3 +69,29 @@ def test_cross_table_counts_each_pair_by_rank():
     cells = cross_table(["a", "b", "c"], results)
     assert cells[("a", "b")] == [1, 1, 0] and cells[("b", "c")] == [1, 0, 1]
     assert cells[("c", "a")] == [0, 2, 0]
+
+
+def test_twins_of_a_running_match_show_no_board_until_all_are_over(client, app):
+    """Matches dealt from one seed (a duplicate event): while one runs, the pages draw no
+    board of any of them and replay none, as the API shows no view (disclosure.py)."""
+    service = app.extensions["referee"]
+    group = "web-test-" + str(time.time_ns())
+    service.seeds.open_group(group, 2)
+    done = service.create("dschunke", ["builtin:random"] * 3, seed=5, seed_group=group)
+    running = service.create("dschunke", ["remote"] * 3, seed=5, seed_group=group)
+    wait_until(lambda: client.get(f"/v1/matches/{done.meta.id}").json["status"] != "active",
+               timeout=60)
+    for match_id in (done.meta.id, running.meta.id):
+        for url in (f"/matches/{match_id}", f"/matches/{match_id}/board"):
+            html = client.get(url).get_data(as_text=True)
+            assert 'id="withheld"' in html and "<svg" not in html, url
+        assert client.get(f"/matches/{match_id}/frame/3").status_code == 409
+    seat0 = client.get(f"/matches/{running.meta.id}/board",
+                       headers=auth(running.tokens[0])).get_data(as_text=True)
+    assert "<svg" in seat0 and 'id="hand"' in seat0  # a seat still sees its own view
+    for token in running.tokens.values():
+        client.post(f"/v1/matches/{running.meta.id}/resign", headers=auth(token))
+    wait_until(lambda: client.get(f"/v1/matches/{running.meta.id}").json["status"] != "active",
+               timeout=60)
+    assert client.get(f"/matches/{done.meta.id}/frame/3").status_code == 200
+    assert "<svg" in client.get(f"/matches/{done.meta.id}").get_data(as_text=True)

@@ -81,7 +81,7 @@ def colours(game: str, view: dict, players: int) -> list:
     from referee.web.boards.svg import SEAT_COLOURS
 
     module = module_for(game)
-    if module is not None and hasattr(module, "colours"):
+    if module is not None and hasattr(module, "colours") and view:
         return module.colours(view)
     return [SEAT_COLOURS[s % len(SEAT_COLOURS)] for s in range(players)]
 
