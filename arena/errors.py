@@ -31,3 +31,10 @@ class InvalidTournament(RefereeError):
 
     code = "tournament.invalid"
     status = 422
+
+
+class BotUrlTaken(RefereeError):
+    """A bot with that URL is registered already (a URL is registered once)."""
+
+    code = "bot.url_taken"
+    status = 409

@@ -3,19 +3,20 @@
 Who may call what: every page here is public and shows what the public API shows (the
 leaderboard, tournament and bot records). A bot's failures are listed by code, version and
 match by everyone. Failure details (messages, the bot's own bytes) are the owner's only: the
-bot page asks for them with the bot's secret as a header (`/bots/<id>/owner`).
+bot page asks for them with the owner's account key as a header (`/bots/<id>/owner`).
 """
 
 from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, g, render_template
 
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.web_plot import history, plot
 from referee.core.errors import RefereeError
+from referee.service.access import check_owner
 
 blp = Blueprint("arena_web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/static/arena")
@@ -48,6 +49,7 @@ def leaderboard(game):
     """A game's ratings table and each entrant's rating over time."""
     name = _or_404(service().games.get, game).spec.name
     boards = arena().leaderboards
+    boards.catch_up(name)  # as the API's read does: a match past its deadline is passed over
     rows = standings(boards.table(name))
     names = {r["entrant"]: arena().entrant_name(r["entrant"]) for r in rows}
     for row in rows:
@@ -131,12 +133,12 @@ def _bot_matches(bot_id: str) -> list[dict]:
 def bot_owner(bot_id):
     """The owner's view of the bot's last failure (what the bot sent with it).
 
-    Who may call: the bot's owner, proven by the bot's secret in the Authorization header
-    (the bot page's script sends it; it is never part of a URL)."""
-    header = request.headers.get("Authorization", "")
-    secret = header[7:].strip() if header.lower().startswith("bearer ") else None
+    Who may call: the bot's owner (or an organiser), by the account key in the Authorization
+    header, which the access plug-in reads before any route (the bot page's script sends it;
+    it is never part of a URL)."""
+    bot = _or_404(arena().bots.get, bot_id)
     try:
-        arena().bots.owned(bot_id, secret)
+        check_owner(g.get("caller"), bot.get("owner"), f"bot {bot_id}")
     except RefereeError as err:
         abort(err.status, err.message)
     private = arena().bots.private(bot_id)["last_error"]

@@ -24,10 +24,22 @@ def _serve(args) -> None:
     print(f"referee {_version()} serving http://{args.host}:{server.port}/v1 "
           f"(OpenAPI: /v1/openapi.json) with the {where}; open "
           f"http://{args.host}:{server.port}/ to watch", flush=True)
+    print(_access_banner(settings), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
+
+
+def _access_banner(settings) -> str:
+    """Who may write, said at start-up (issue 11): the embedded default trusts this machine."""
+    if settings.embedded:
+        return ("access: requests from this machine (loopback) need no key and act as the "
+                "local organiser; from elsewhere, writes need an account key (give one with "
+                "REFEREE_ORGANISER_KEY=rk_…, or set REDIS_URL and use `referee keys create`)")
+    return ("access: every write needs an account key ('Authorization: Bearer rk_…'); create "
+            "the first organiser with: .venv/bin/referee keys create --role organiser "
+            "--name NAME")
 
 
 def _worker(args) -> None:
@@ -44,16 +56,18 @@ def _worker(args) -> None:
 
 
 def _bench(argv) -> None:
-    """Print benchmark figures: `referee bench playouts|http|arena [options]`."""
+    """Print benchmark figures: `referee bench playouts|http|polls|arena [options]`."""
     what, rest = (argv[0], argv[1:]) if argv else ("", [])
     if what == "playouts":
         from referee.bench.playouts import main as run
     elif what == "http":
         from referee.bench.http import main as run
+    elif what == "polls":
+        from referee.bench.polls import main as run
     elif what == "arena":
         from arena.bench import main as run
     else:
-        sys.exit("usage: referee bench playouts|http|arena [--help]")
+        sys.exit("usage: referee bench playouts|http|polls|arena [--help]")
     run(rest)
 
 
@@ -61,7 +75,7 @@ def _pass_through() -> dict:
     """Subcommands that parse their own arguments: bench, and the plug-ins' commands."""
     from referee.root import commands
 
-    found = {"bench": ("print benchmark figures: playouts, http or arena", _bench)}
+    found = {"bench": ("print benchmark figures: playouts, http, polls or arena", _bench)}
     found.update({name: (c.help, c.run) for name, c in commands().items()})
     return found
 

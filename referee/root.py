@@ -16,6 +16,7 @@ arena never imports referee.api. A plug-in that fails to import fails start-up h
 from __future__ import annotations
 
 from arena.plugin import arena_plugin
+from referee.access.plugin import access_plugin
 from referee.service.config import Settings
 from referee.service.context import assemble
 from referee.service.plugins import Plugin
@@ -23,8 +24,9 @@ from referee.web import web_plugin
 
 
 def default_plugins() -> list[Plugin]:
-    """The plug-ins the shipped service runs with: the arena, and the web pages."""
-    return [arena_plugin(), web_plugin()]
+    """The plug-ins the shipped service runs with: access control first (its request hook
+    says who calls before any route runs), then the arena, then the web pages."""
+    return [access_plugin(), arena_plugin(), web_plugin()]
 
 
 def build_service(settings: Settings | None = None, plugins: list[Plugin] | None = None,
@@ -51,10 +53,12 @@ def create_app(test_config: dict | None = None, plugins: list[Plugin] | None = N
 
 
 def stop_app(app) -> None:
-    """Stop the app's embedded workers, if it has any (tests, and a clean shutdown)."""
+    """Stop the app's embedded workers, if it has any, and its change listener (tests, and a
+    clean shutdown)."""
     workers = app.extensions.pop("referee.workers", None)
     if workers is not None:
         workers.stop()
+    app.extensions["referee"].store.changes.close()   # its held-wait listener, if started
 
 
 def commands(plugins: list[Plugin] | None = None) -> dict:

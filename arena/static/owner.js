@@ -1,4 +1,4 @@
-// The bot page's owner view: the bot's secret (typed in, or after #secret= in the address)
+// The bot page's owner view: the owner's account key (typed in, or after #key= in the address)
 // goes only in an Authorization header; the address bar drops it at once.
 "use strict";
 (function () {
@@ -12,7 +12,7 @@
   }
   form.onsubmit = (e) => { e.preventDefault(); show(document.getElementById("secret").value.trim()); };
   const fromHash = () => {
-    const m = /secret=([^&]+)/.exec(location.hash);
+    const m = /key=([^&]+)/.exec(location.hash);
     if (m) show(decodeURIComponent(m[1]));
   };
   window.addEventListener("hashchange", fromHash);

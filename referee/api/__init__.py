@@ -10,10 +10,10 @@ from flask import Flask
 from flask_smorest import Api
 
 from referee import __version__
-from referee.api import games, guards, matches, meta, problems
+from referee.api import events, games, guards, matches, meta, problems
 from referee.service.described import view_schema
 
-BLUEPRINTS = [meta.blp, games.blp, matches.blp]
+BLUEPRINTS = [meta.blp, games.blp, matches.blp, events.blp]
 SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
 REDOC_CDN = "https://cdn.jsdelivr.net/npm/redoc@2/bundles/redoc.standalone.js"
 
@@ -38,7 +38,15 @@ def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
     app.extensions["referee"] = service
     app.extensions["referee.problems"] = dict(problems.CATALOGUE)
     api = Api(app)
-    api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer"})
+    api.spec.components.security_scheme("seatToken", {
+        "type": "http", "scheme": "bearer",
+        "description": "A seat token (`st_…`), returned when the match is created: acts for "
+                       "one seat of one match."})
+    api.spec.components.security_scheme("accountKey", {
+        "type": "http", "scheme": "bearer",
+        "description": "An account's API key (`rk_…`): a player's or an organiser's "
+                       "(`referee keys create`, POST /v1/accounts). In the embedded default a "
+                       "keyless request from this machine acts as the local organiser."})
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     for plugin in plugins:
@@ -93,4 +101,6 @@ def _document_views(api, registry) -> None:
 _DESCRIPTION = (
     "A referee for Yunnan, Dschunke and Yinzi: Ming. Every move is checked against the rules; "
     "every rejection is an RFC 9457 problem detail with a stable `code` (see /v1/problems). "
-    "Seats act with the bearer token returned when the match is created.")
+    "Seats act with the bearer token returned when the match is created (`st_…`); accounts "
+    "act with their API key (`rk_…`). Each operation's `security` says which it needs "
+    "(`[]`: anyone; `x-caller: organiser`: an organiser's key).")

@@ -57,7 +57,8 @@ CATALOGUE = {
     "players.invalid": "The game cannot be played with that many seats (with these options).",
     "seats.invalid": "A seat kind is unknown.",
     "state.invalid": "A stored or submitted state failed validation.",
-    "auth.token_missing": "The request needs 'Authorization: Bearer <seat token>'.",
+    "auth.token_missing": "The request needs 'Authorization: Bearer <seat token>' (an account "
+                          "key is not a seat token).",
     "auth.token_invalid": "The token is not a seat token of this match.",
     "request.malformed_json": "The body is not valid JSON.",
     "request.invalid": "The body or query does not match the endpoint's schema.",
@@ -66,12 +67,19 @@ CATALOGUE = {
     "http.method_not_allowed": "The endpoint does not take this method.",
     "server.error": "A fault of the service, logged on our side; not caused by the request.",
     "server.unavailable": "The service cannot answer now (its store is down); retry later.",
-    "auth.forbidden": "The request is not allowed.",
+    "auth.forbidden": "The thing belongs to another account (a bot, a tournament, a match), or "
+                      "the request is not allowed.",
     "request.malformed": "The request cannot be read.",
     "request.unsupported_media_type": "The body is not in a media type the endpoint takes.",
     "http.not_acceptable": "The endpoint cannot answer in a media type the request accepts.",
     "http.conflict": "The request conflicts with the resource's state.",
     "rate.limited": "Too many requests; see Retry-After.",
+    "wait.too_many": "This caller already holds as many long polls and event streams as one "
+                     "caller may (REFEREE_WAITS_PER_CALLER); see Retry-After.",
+    "wait.capacity": "This server holds as many long polls and event streams as it takes "
+                     "(REFEREE_MAX_WAITS); see Retry-After.",
+    "auth.ticket_invalid": "The event-stream ticket is malformed, expired, or not for this "
+                           "match.",
 }
 """The generic codes, documented at GET /v1/problems (plug-ins add their own)."""
 
@@ -89,7 +97,10 @@ def problem(status: int, code: str, detail: str, **extra):
 def handle_referee_error(err: RefereeError):
     """Rules and service errors: their own status and code."""
     extra = {"details": err.details} if err.details else {}
-    return problem(err.status, err.code, err.message, **extra)
+    response = problem(err.status, err.code, err.message, **extra)
+    if getattr(err, "retry_after", None) is not None:
+        response.headers["Retry-After"] = str(err.retry_after)
+    return response
 
 
 def handle_http_exception(err: HTTPException):

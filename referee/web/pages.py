@@ -167,10 +167,11 @@ def _decision_words(game: str, decision: dict) -> str:
 
 def _viewer(meta):
     header = request.headers.get("Authorization", "")
-    if not header.lower().startswith("bearer "):
+    token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+    if not token.startswith("st_"):  # no seat token (an account key is no seat): a spectator
         return None
     try:
-        return service().seat_of(meta, header[7:].strip())
+        return service().seat_of(meta, token)
     except RefereeError:
         abort(403, "that is not a seat token of this match")
 

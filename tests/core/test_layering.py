@@ -14,7 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BELOW = sorted((ROOT / "referee" / "service").rglob("*.py")) + \
     sorted((ROOT / "referee" / "api").rglob("*.py")) + \
-    sorted((ROOT / "referee" / "web").rglob("*.py"))  # the house's pages know no arena
+    sorted((ROOT / "referee" / "access").rglob("*.py")) + \
+    sorted((ROOT / "referee" / "web").rglob("*.py"))  # the access plug-in, the pages: no arena
 ARENA = sorted((ROOT / "arena").rglob("*.py"))
 
 

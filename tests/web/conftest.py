@@ -20,6 +20,8 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(__file__).parent / "screenshots"
+KEY = {"Authorization": f"Bearer {os.environ['REFEREE_ORGANISER_KEY']}"}
+"""Every write needs an account key: the tests act as the session's organiser."""
 GAMES = ("yunnan", "dschunke", "yinzi-ming")
 PLAYERS = {"yunnan": 3, "dschunke": 3, "yinzi-ming": 3}
 
@@ -73,7 +75,7 @@ def shot(page, name: str) -> Path:
 def create(base: str, game: str, seats: list, seed: int = 11) -> dict:
     """A match created through the API."""
     r = requests.post(f"{base}/v1/matches", json={"game": game, "seats": seats, "seed": seed},
-                      timeout=10)
+                      headers=KEY, timeout=10)
     assert r.status_code == 201, r.text
     return r.json()
 

@@ -9,12 +9,19 @@ import pytest
 import requests
 
 from tests.support.bots import BotServer
-from tests.web.conftest import GAMES, shot
+from tests.web.conftest import GAMES, KEY, shot
 
 
-def _register(site, bot, game) -> str:
+def _account_key(site, name: str) -> dict:
+    """The Authorization header of a new player account (made by the organiser)."""
+    r = requests.post(f"{site}/v1/accounts", json={"name": name}, headers=KEY, timeout=10)
+    assert r.status_code == 201, r.text
+    return {"Authorization": f"Bearer {r.json()['key']}"}
+
+
+def _register(site, bot, game, key=None) -> str:
     r = requests.post(f"{site}/v1/bots", json={"name": bot.name, "url": bot.url,
-                                               "games": [game], "owner": "tests"}, timeout=20)
+                                               "games": [game]}, headers=key or KEY, timeout=20)
     assert r.status_code == 201, r.text
     bot.secret = r.json()["secret"]
     return r.json()["id"]
@@ -41,10 +48,12 @@ def bots():
 @pytest.mark.parametrize("game", GAMES)
 def test_tournament_leaderboard_and_bot_pages(site, page, bots, game):
     """Two HTTP bots and the builtin random bot, every seat rotation of one 3-player table."""
-    ids = [_register(site, bots(f"{name}-{game}", game), game) for name in ("alpha", "beta")]
-    r = requests.post(f"{site}/v1/tournaments", timeout=30, json={
+    # a match is rated only when each account fills one seat: two bots, two owners
+    ids = [_register(site, bots(f"alpha-{game}", game), game),
+           _register(site, bots(f"beta-{game}", game), game, _account_key(site, f"b-{game}"))]
+    r = requests.post(f"{site}/v1/tournaments", timeout=30, headers=KEY, json={
         "game": game, "entrants": [*ids, "builtin:random"], "players": 3,
-        "seeds_per_table": 1, "seed": 3})
+        "seeds_per_table": 1})  # no seed of ours: a known seed makes no rated event
     assert r.status_code == 201, r.text
     tid = r.json()["id"]
     tour = _until(lambda: requests.get(f"{site}/v1/tournaments/{tid}", timeout=10).json(),
@@ -63,7 +72,7 @@ def test_tournament_leaderboard_and_bot_pages(site, page, bots, game):
 
     page.goto(f"{site}/")
     page.locator(f'a[href="/leaderboards/{game}"]').click()
-    page.wait_for_selector("#ratings")
+    page.wait_for_selector("#ratings", timeout=10_000)
     names = page.locator("#ratings").inner_text()
     assert f"alpha-{game}" in names and f"beta-{game}" in names and "builtin:random" in names
     assert page.locator(".plotwrap polyline").count() == 3
@@ -92,11 +101,11 @@ def test_bot_protocol_page(site, page):
 
 def test_failure_details_are_for_the_owner_only(site, page, bots):
     """A bot answering garbage: its page shows the failure's code to anyone; what it sent
-    only to whoever gives the bot's secret (sent as a header, dropped from the address)."""
+    only to its owner, by the account key (sent as a header, dropped from the address)."""
     bot = bots("garbage-bot", "dschunke")
     bot.behaviour = "garbage"
     bot_id = _register(site, bot, "dschunke")
-    r = requests.post(f"{site}/v1/arena/matches", timeout=10, json={
+    r = requests.post(f"{site}/v1/arena/matches", timeout=10, headers=KEY, json={
         "game": "dschunke", "seats": [f"bot:{bot_id}", "builtin:random", "builtin:random"],
         "seed": 1, "rated": False})
     assert r.status_code == 201, r.text
@@ -106,11 +115,12 @@ def test_failure_details_are_for_the_owner_only(site, page, bots):
     assert "bot.bad_response" in page.locator("main").inner_text()
     assert "I am not JSON" not in page.content()
     assert requests.get(f"{site}/bots/{bot_id}/owner", timeout=10).status_code == 401
-    page.fill("#secret", "bs_not-the-secret")
+    page.fill("#secret", "rk_not-a-key-of-anyone-" + "x" * 32)
     page.click("#ownerform button")
-    page.wait_for_function("document.querySelector('#ownerstatus').textContent.includes('403')")
-    page.goto(f"{site}/bots/{bot_id}#secret={bot.secret}")
+    page.wait_for_function("document.querySelector('#ownerstatus').textContent.includes('refused')")
+    key = KEY["Authorization"].split()[1]
+    page.goto(f"{site}/bots/{bot_id}#key={key}")
     page.wait_for_selector("#ownerview")
     assert "I am not JSON" in page.locator("#ownerview").inner_text()
-    assert bot.secret not in page.url
+    assert key not in page.url
     shot(page, "bot-owner-dschunke")
