@@ -70,6 +70,11 @@ def _api() -> list:
     return list(BLUEPRINTS)
 
 
+def _pages() -> list:
+    from arena.web import blp  # leaderboards, tournaments, bots, the bot protocol
+    return [blp]
+
+
 def _play(argv) -> None:
     from arena.cli import play
     play(argv)
@@ -92,4 +97,4 @@ def arena_plugin(inline: bool = False, loopback: bool = False) -> Plugin:
     benchmarks)."""
     return Plugin(name="arena", settings=_settings_for(loopback), drivers=_drivers,
                   attach=lambda service, _settings: Arena(service, inline=inline),
-                  api=_api, problems=PROBLEMS, commands=COMMANDS)
+                  api=_api, pages=_pages, problems=PROBLEMS, commands=COMMANDS)

@@ -22,7 +22,8 @@ def _serve(args) -> None:
         else f"Redis at {settings.redis_url}"
     server = make_server(args.host, args.port, app, threaded=True)
     print(f"referee {_version()} serving http://{args.host}:{server.port}/v1 "
-          f"(OpenAPI: /v1/openapi.json) with the {where}", flush=True)
+          f"(OpenAPI: /v1/openapi.json) with the {where}; open "
+          f"http://{args.host}:{server.port}/ to watch", flush=True)
     print(_access_banner(settings), flush=True)
     try:
         server.serve_forever()

@@ -20,12 +20,13 @@ from referee.access.plugin import access_plugin
 from referee.service.config import Settings
 from referee.service.context import assemble
 from referee.service.plugins import Plugin
+from referee.web import web_plugin
 
 
 def default_plugins() -> list[Plugin]:
     """The plug-ins the shipped service runs with: access control first (its request hook
-    says who calls before any route runs), then the arena."""
-    return [access_plugin(), arena_plugin()]
+    says who calls before any route runs), then the arena, then the web pages."""
+    return [access_plugin(), arena_plugin(), web_plugin()]
 
 
 def build_service(settings: Settings | None = None, plugins: list[Plugin] | None = None,

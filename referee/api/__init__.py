@@ -14,6 +14,8 @@ from referee.api import events, games, guards, matches, meta, problems
 from referee.service.described import view_schema
 
 BLUEPRINTS = [meta.blp, games.blp, matches.blp, events.blp]
+SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+REDOC_CDN = "https://cdn.jsdelivr.net/npm/redoc@2/bundles/redoc.standalone.js"
 
 
 def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
@@ -26,6 +28,9 @@ def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/v1", OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=settings.max_body_bytes, JSON_SORT_KEYS=False,
         API_SPEC_OPTIONS={"info": {"description": _DESCRIPTION}},
+        # flask-smorest's own API docs pages, /v1/docs and /v1/redoc (their assets: a CDN)
+        OPENAPI_SWAGGER_UI_PATH="docs", OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_CDN,
+        OPENAPI_REDOC_PATH="redoc", OPENAPI_REDOC_URL=REDOC_CDN,
     )
     app.config.update(test_config or {})
     app.json.sort_keys = False

@@ -51,7 +51,7 @@ def stranger_get_urls(app, ids: dict) -> list[str]:
     new route is looked at when it is added."""
     urls = []
     for rule in app.url_map.iter_rules():
-        if "GET" not in rule.methods or rule.endpoint == "static":
+        if "GET" not in rule.methods or rule.endpoint.split(".")[-1] == "static":
             continue
         variants = [{}]
         for arg in rule.arguments:

@@ -1,6 +1,6 @@
-"""The arrows of the house: referee/service and referee/api never import the arena (nor the
-composition root that names it); the arena never imports referee.api; the offline commands
-and the workers load no Flask."""
+"""The arrows of the house: referee/service, referee/api and referee/web never import the
+arena (nor the composition root that names it); the arena never imports referee.api; the
+offline commands and the workers load no Flask."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BELOW = sorted((ROOT / "referee" / "service").rglob("*.py")) + \
     sorted((ROOT / "referee" / "api").rglob("*.py")) + \
-    sorted((ROOT / "referee" / "access").rglob("*.py"))  # the access plug-in: no arena either
+    sorted((ROOT / "referee" / "access").rglob("*.py")) + \
+    sorted((ROOT / "referee" / "web").rglob("*.py"))  # the access plug-in, the pages: no arena
 ARENA = sorted((ROOT / "arena").rglob("*.py"))
 
 

@@ -67,7 +67,8 @@ def test_the_wheel_carries_the_game_data(installed):
 
 
 def test_the_installed_service_plays_every_game_to_the_end(installed):
-    """`referee serve` from the wheel: a builtin-vs-builtin match of each game ends."""
+    """`referee serve` from the wheel: a builtin-vs-builtin match of each game ends, and the
+    web pages (templates, scripts) are served from the installed package."""
     port = free_port()
     proc = subprocess.Popen([str(installed / "venv" / "bin" / "referee"), "serve", "--port",
                              str(port)], cwd=installed, env=CLEAN, stdout=subprocess.PIPE,
@@ -88,5 +89,13 @@ def test_the_installed_service_plays_every_game_to_the_end(installed):
             assert time.monotonic() < deadline, {g: s["status"] for g, s in states.items()}
             time.sleep(0.5)
         assert all(s["result"]["termination"] == "rules" for s in states.values())
+        site = f"http://127.0.0.1:{port}"  # the pages' templates and scripts came along
+        for path, mark in (("/", "Being played now"), (f"/matches/{ids['yunnan']}", "<svg"),
+                           ("/games/dschunke/rules", "Dschunke"),
+                           ("/static/web/match.js", "keydown"),
+                           ("/static/arena/owner.js", "Authorization"),
+                           ("/leaderboards/yunnan", "leaderboard")):
+            with urllib.request.urlopen(site + path, timeout=30) as response:
+                assert mark in response.read().decode(), path
     finally:
         stop_process(proc)

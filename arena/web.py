@@ -1,0 +1,161 @@
+"""The arena's pages: leaderboards, tournaments, bots and the bot protocol.
+
+Who may call what: every page here is public and shows what the public API shows (the
+leaderboard, tournament and bot records). A bot's failures are listed by code, version and
+match by everyone. Failure details (messages, the bot's own bytes) are the owner's only: the
+bot page asks for them with the owner's account key as a header (`/bots/<id>/owner`).
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, current_app, g, render_template
+
+from arena.protocol_spec import protocol_openapi
+from arena.ratings import standings
+from arena.web_plot import history, plot
+from referee.core.errors import RefereeError
+from referee.service.access import check_owner
+
+blp = Blueprint("arena_web", __name__, template_folder="templates", static_folder="static",
+                static_url_path="/static/arena")
+
+RECENT_SCAN = 300
+"""How many of the newest matches a bot page looks through for that bot's matches."""
+
+
+def service():
+    """The MatchService this app serves."""
+    return current_app.extensions["referee"]
+
+
+def arena():
+    """The arena attached to this app's service."""
+    return service().extensions["arena"]
+
+
+def _or_404(read, *args):
+    try:
+        return read(*args)
+    except RefereeError as err:  # unknown game, bot or tournament: a page that is not there
+        if err.status == 404:
+            abort(404)
+        raise
+
+
+@blp.get("/leaderboards/<game>")
+def leaderboard(game):
+    """A game's ratings table and each entrant's rating over time."""
+    name = _or_404(service().games.get, game).spec.name
+    boards = arena().leaderboards
+    boards.catch_up(name)  # as the API's read does: a match past its deadline is passed over
+    rows = standings(boards.table(name))
+    names = {r["entrant"]: arena().entrant_name(r["entrant"]) for r in rows}
+    for row in rows:
+        row["name"] = names[row["entrant"]]
+    chart = plot(history(boards.applied_results(name)), names)
+    return render_template("arena/leaderboard.html", game=name, rows=rows, chart=chart,
+                           status=boards.status(name))
+
+
+@blp.get("/tournaments")
+def tournaments():
+    """Every tournament, newest first."""
+    return render_template("arena/tournaments.html", tours=arena().tournaments.list())
+
+
+@blp.get("/tournaments/<tid>")
+def tournament(tid):
+    """Progress, standings, the cross-table and every match of a tournament."""
+    tour = _or_404(arena().tournaments.get, tid)
+    svc, matches, results = service(), [], []
+    for index, match_id in enumerate(tour["matches"]):
+        meta, live = svc.load(match_id)
+        result = arena().result_of(match_id) if live.status != "active" else None
+        if result:
+            results.append(result)
+        matches.append({"index": index, "id": match_id, "status": live.status,
+                        "version": live.version, "entrants": arena().entrants_of(match_id),
+                        "ranks": (live.result or {}).get("ranks")})
+    names = {e: arena().entrant_name(e) for e in tour["entrants"]}
+    return render_template("arena/tournament.html", t=tour, matches=matches, names=names,
+                           cross=cross_table(tour["entrants"], results))
+
+
+def cross_table(entrants: list, results: list[dict]) -> dict:
+    """(row entrant, column entrant) -> [wins, losses, draws] of row against column, counting
+    every pair of seats at each finished table by their ranks."""
+    cells = {(a, b): [0, 0, 0] for a in entrants for b in entrants if a != b}
+    for result in results:
+        seats = list(zip(result["entrants"], result["ranks"]))
+        for a, rank_a in seats:
+            for b, rank_b in seats:
+                if a != b and (a, b) in cells:
+                    cells[(a, b)][0 if rank_a < rank_b else 1 if rank_a > rank_b else 2] += 1
+    return cells
+
+
+@blp.get("/bots/<bot_id>")
+def bot(bot_id):
+    """A bot's health figures, latency percentiles and recent matches with results."""
+    bots = arena().bots
+    record = bots.public(_or_404(bots.get, bot_id))
+    record.pop("info", None)  # the bot's own GET / answer is not ours to republish
+    last = record["health"].get("last_error")
+    if last:
+        record["health"]["last_error"] = {k: last.get(k) for k in ("code", "match", "version",
+                                                                  "at")}
+    return render_template("arena/bot.html", bot=record, matches=_bot_matches(bot_id))
+
+
+def _bot_matches(bot_id: str) -> list[dict]:
+    svc, kind, found = service(), f"bot:{bot_id}", []
+    for match_id in svc.store.list_ids(0, RECENT_SCAN):
+        meta = svc.store.meta(match_id)
+        seats = [i for i, s in enumerate(meta.seats) if s["kind"] == kind] if meta else []
+        if not seats:
+            continue
+        _, live = svc.load(match_id)
+        result = live.result or {}
+        failure = (live.forfeits or {}).get(str(seats[0]))
+        found.append({"id": match_id, "game": meta.game, "seat": seats[0],
+                      "status": live.status, "version": live.version,
+                      "rank": (result.get("ranks") or [None] * meta.players)[seats[0]],
+                      "players": meta.players,
+                      "failure": failure.get("code") if isinstance(failure, dict) else None})
+        if len(found) >= 30:
+            break
+    return found
+
+
+@blp.get("/bots/<bot_id>/owner")
+def bot_owner(bot_id):
+    """The owner's view of the bot's last failure (what the bot sent with it).
+
+    Who may call: the bot's owner (or an organiser), by the account key in the Authorization
+    header, which the access plug-in reads before any route (the bot page's script sends it;
+    it is never part of a URL)."""
+    bot = _or_404(arena().bots.get, bot_id)
+    try:
+        check_owner(g.get("caller"), bot.get("owner"), f"bot {bot_id}")
+    except RefereeError as err:
+        abort(err.status, err.message)
+    private = arena().bots.private(bot_id)["last_error"]
+    text = json.dumps(private, indent=1, ensure_ascii=False) if private else None
+    return render_template("arena/_owner.html", failure=text), 200, \
+        {"Cache-Control": "no-store"}
+
+
+@blp.get("/bot-protocol")
+def protocol():
+    """Bot protocol v1, the endpoints a bot serves, read from its OpenAPI document."""
+    doc = protocol_openapi()
+    paths = [{"path": path, "method": method.upper(), "summary": op.get("summary", ""),
+              "description": op.get("description", ""),
+              "headers": [(p["name"], p.get("description", "")) for p in op.get("parameters", [])
+                          if isinstance(p, dict) and p.get("in") == "header"]}
+             for path, item in doc.get("paths", {}).items()
+             for method, op in item.items() if isinstance(op, dict)]
+    return render_template("arena/protocol.html", doc=doc, paths=paths)
+

@@ -1,0 +1,209 @@
+"""The house's pages: home, rules summaries, matches (live, replayed, and a seat's own view).
+
+Who may call what: every page and fragment here is public and shows the spectator's view,
+except a board fragment requested with a seat token in the Authorization header, which shows
+that seat's view (the token never travels in a URL: the seat page keeps it in the fragment
+and its script sends it as a header). Replay frames are served only for finished matches.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, render_template, request, url_for
+from markupsafe import Markup
+
+from referee.core.errors import RefereeError
+from referee.core.seeds import seeds_dir
+from referee.web import boards
+from referee.web.data import (ACTIVE, FRAMES, context, log_entries, match_lists, renderer,
+                              service)
+
+blp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
+                static_url_path="/static/web")
+
+LIVE_WAIT_S = 20
+"""Longest a live page's poll is held before it answers "no change" (then it asks again)."""
+
+
+@blp.get("/")
+def home():
+    """The games, matches being played now, recent results and where the docs are."""
+    playing, recent = match_lists()
+    games = [{**g.spec.to_dict(), "rules": _rules_file(g.spec.name).is_file()}
+             for g in service().games]
+    links = {name: endpoint for name, endpoint in (("leaderboard", "arena_web.leaderboard"),
+                                                   ("protocol", "arena_web.protocol"),
+                                                   ("tournaments", "arena_web.tournaments"))
+             if endpoint in current_app.view_functions}
+    docs = {"swagger": _has("openapi_swagger_ui"), "redoc": _has("openapi_redoc")}
+    return render_template("web/home.html", games=games, playing=playing, recent=recent,
+                           links=links, docs=docs)
+
+
+def _has(endpoint_suffix: str) -> bool:
+    return any(e.endswith(endpoint_suffix) for e in current_app.view_functions)
+
+
+@blp.get("/games/<game>/rules")
+def rules(game):
+    """A game's rules summary (seeds/<game>/rules.md) as preformatted text."""
+    spec = _game(game).spec
+    path = _rules_file(spec.name)
+    if not path.is_file():
+        abort(404)
+    return render_template("web/rules.html", spec=spec, text=path.read_text(encoding="utf-8"))
+
+
+def _events_url(match_id: str) -> str | None:
+    """The match's Server-Sent Events stream, if this service has one (the live page then
+    redraws on its events instead of holding a request open)."""
+    for rule in current_app.url_map.iter_rules():
+        if rule.rule == "/v1/matches/<match_id>/events" and "GET" in rule.methods:
+            return f"/v1/matches/{match_id}/events"
+    return None
+
+
+def _rules_file(game: str):
+    return seeds_dir() / game / "rules.md"
+
+
+@blp.get("/matches/<match_id>")
+def match(match_id):
+    """A match: live while it runs; a finished one can be stepped through (`?move=N`)."""
+    meta, live = _load(match_id)
+    summary = service().summary(meta, live, None)
+    step = request.args.get("move", type=int)
+    if _replayable(meta, live):
+        step = live.version if step is None else max(0, min(step, live.version))
+    else:
+        step = None
+    return render_template("web/match.html", m=summary, step=step, events=_events_url(match_id),
+                           moves=log_entries(match_id, meta.game, None),
+                           board=_board(meta, live, summary, None, step))
+
+
+@blp.get("/matches/<match_id>/seat")
+def seat_page(match_id):
+    """A seat's own view: the page's script reads the token from the URL fragment."""
+    meta, live = _load(match_id)
+    summary = service().summary(meta, live, None)
+    return render_template("web/seat.html", m=summary)
+
+
+@blp.get("/matches/<match_id>/board")
+def board(match_id):
+    """The board, seats, turn and moves as an HTML fragment, for live pages.
+
+    `after=V`: hold the answer (up to LIVE_WAIT_S) until the match moves past version V.
+    With `Authorization: Bearer <seat token>`, that seat's view; otherwise the spectator's.
+    """
+    svc = service()
+    meta, live = _load(match_id)
+    viewer = _viewer(meta)
+    after = request.args.get("after", type=int)
+    if after is not None and live.status == ACTIVE and live.version <= after:
+        wait = min(LIVE_WAIT_S, svc.settings.max_wait_seconds)
+        live = svc.store.wait_for_change(match_id, live.version, wait) or live
+    summary = svc.summary(meta, live, viewer)
+    html = render_template("web/_live.html", m=summary, step=None,
+                           moves=log_entries(match_id, meta.game, viewer),
+                           board=_board(meta, live, summary, viewer, None))
+    return html, 200, {"X-Version": str(live.version), "X-Status": live.status,
+                       "Cache-Control": "no-store"}
+
+
+@blp.get("/matches/<match_id>/frame/<int:step>")
+def frame(match_id, step):
+    """The spectator's board after `step` moves of a finished match (anyone may ask)."""
+    meta, live = _load(match_id)
+    if not _replayable(meta, live):
+        abort(409, "replay frames are served for finished matches only (and, in a duplicate "
+                   "event, once every match sharing the seed is over)")
+    summary = service().summary(meta, live, None)
+    step = max(0, min(step, live.version))
+    return render_template("web/_frame.html", m=summary, step=step,
+                           board=_board(meta, live, summary, None, step))
+
+
+def _replayable(meta, live) -> bool:
+    """Whether anyone may step through the match: it is over, and so is every match that
+    shares its seed (whose future a replay would tell: referee/service/disclosure.py)."""
+    return live.status != ACTIVE and not service().twins_running(meta)
+
+
+WITHHELD = Markup('<p class="withheld" id="withheld">The board is not shown while other '
+                  'matches dealt from the same seed are running (a duplicate event): it '
+                  'would tell their future. It appears when they are all over.</p>')
+
+
+def _board(meta, live, summary: dict, viewer, step) -> dict:
+    """The drawn parts of a match at `step` (None: now): svg, seat table, hand, to act."""
+    view = summary["view"] if step is None or step == live.version else \
+        FRAMES.view(service(), meta, step)
+    if view is None:  # the service withholds it from this caller
+        return {"svg": WITHHELD, "heads": [], "rows": [], "hand": None, "to_act": [],
+                "step": step, "final": True,
+                "colours": boards.colours(meta.game, {}, meta.players)}
+    ctx = context(summary, viewer)
+    heads, rows = boards.seat_rows(meta.game, view, ctx)
+    to_act = [] if step not in (None, live.version) else [
+        {**d, "name": ctx.name(d["seat"]), "words": _decision_words(meta.game, d)}
+        for d in summary["to_act"]]
+    return {"svg": boards.draw(meta.game, view, ctx), "heads": heads, "rows": rows,
+            "hand": boards.hand(meta.game, view, ctx), "to_act": to_act, "step": step,
+            "final": step is None or step == live.version,
+            "colours": boards.colours(meta.game, view, meta.players)}
+
+
+def _decision_words(game: str, decision: dict) -> str:
+    """`bid`, or the renderer's words for the decision: `start_peasants: put your 2 ...`."""
+    try:
+        text = renderer(game).decision({"kind": decision["decision"], "move_types": []})
+    except Exception:  # a renderer that cannot word it: the kind is still shown
+        return decision["decision"]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    head = lines[0].removeprefix("decide: ").replace(" (moves: )", "")
+    return f"{head}: {lines[1]}" if len(lines) > 1 and ":" not in lines[1][:1] else head
+
+
+def _viewer(meta):
+    header = request.headers.get("Authorization", "")
+    token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+    if not token.startswith("st_"):  # no seat token (an account key is no seat): a spectator
+        return None
+    try:
+        return service().seat_of(meta, token)
+    except RefereeError:
+        abort(403, "that is not a seat token of this match")
+
+
+def _load(match_id):
+    try:
+        return service().load(match_id)
+    except RefereeError:
+        abort(404, f"no match {match_id}")
+
+
+def _game(name):
+    try:
+        return service().games.get(name)
+    except RefereeError:
+        abort(404, f"no game {name}")
+
+
+@blp.app_context_processor
+def navigation():
+    """The header's links: the pages this app has (the arena's only when it is plugged in)."""
+    pages = [("Tournaments", "arena_web.tournaments"), ("Bot protocol", "arena_web.protocol")]
+    links = [(label, url_for(endpoint)) for label, endpoint in pages
+             if endpoint in current_app.view_functions]
+    if _has("openapi_swagger_ui"):
+        links.append(("API docs", "/v1/docs"))
+    return {"nav_links": links}
+
+
+@blp.app_template_filter("swatch")
+def swatch(cell):
+    """A (colour, label) cell as a coloured chip and its label; anything else as text."""
+    if isinstance(cell, tuple) and len(cell) == 2:
+        return Markup('<span class="chip" style="background:{}"></span>{}').format(*cell)
+    return cell
