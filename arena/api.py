@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.schemas import (ArenaMatchCreatedSchema, ArenaMatchCreateSchema, BotCreatedSchema,
-                           BotCreateSchema, BotListSchema, BotSchema, LeaderboardSchema,
+                           BotCreateSchema, BotListQuerySchema, BotListSchema, BotSchema, LeaderboardSchema,
                            TournamentCreateSchema, TournamentListSchema, TournamentSchema)
 from referee.service.records import created_body
 from referee.service.schemas import ProblemSchema
@@ -58,11 +58,18 @@ class Bots(MethodView):
                             service().games.names())
         return {**bots.public(bot), "secret": bot["secret"]}
 
+    @bots_blp.arguments(BotListQuerySchema, location="query")
     @bots_blp.response(200, BotListSchema)
-    def get(self):
-        """List bots with their health figures"""
+    def get(self, query):
+        """List bots with their health figures, a page at a time (oldest first)
+
+        `total` counts every bot; `offset` and `limit` page through them. A bot's `info` is
+        the protocol's fields of its `GET /`, cut short; nothing else it sent is listed.
+        """
         bots = arena().bots
-        return {"bots": [bots.public(bots.get(i)) for i in bots.ids()]}
+        ids = bots.ids(query["offset"], query["limit"])
+        return {"bots": [bots.public(bots.get(i)) for i in ids], "total": bots.count(),
+                "offset": query["offset"], "limit": query["limit"]}
 
 
 @bots_blp.route("/<bot_id>")

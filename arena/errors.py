@@ -31,3 +31,9 @@ class InvalidTournament(RefereeError):
 
     code = "tournament.invalid"
     status = 422
+
+
+class TournamentTooLarge(InvalidTournament):
+    """A round robin or ladder over the service's ceiling on matches per tournament."""
+
+    code = "tournament.too_large"

@@ -16,14 +16,15 @@ arena never imports referee.api. A plug-in that fails to import fails start-up h
 from __future__ import annotations
 
 from arena.plugin import arena_plugin
+from referee.limits.plugin import limits_plugin
 from referee.service.config import Settings
 from referee.service.context import assemble
 from referee.service.plugins import Plugin
 
 
 def default_plugins() -> list[Plugin]:
-    """The plug-ins the shipped service runs with."""
-    return [arena_plugin()]
+    """The plug-ins the shipped service runs with: the limits, then the arena."""
+    return [limits_plugin(), arena_plugin()]
 
 
 def build_service(settings: Settings | None = None, plugins: list[Plugin] | None = None,

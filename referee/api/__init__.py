@@ -7,10 +7,9 @@ and names the plug-ins; this package knows no plug-in by name.
 from __future__ import annotations
 
 from flask import Flask
-from flask_smorest import Api
 
 from referee import __version__
-from referee.api import games, guards, matches, meta, problems
+from referee.api import contract, games, guards, matches, meta, problems
 from referee.service.described import view_schema
 
 BLUEPRINTS = [meta.blp, games.blp, matches.blp]
@@ -32,19 +31,23 @@ def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
     app.json.compact = True
     app.extensions["referee"] = service
     app.extensions["referee.problems"] = dict(problems.CATALOGUE)
-    api = Api(app)
+    api = contract.RefereeApi(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer"})
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     for plugin in plugins:
         _install(app, api, plugin)
+    for plugin in plugins:  # after every request hook, before the body guard
+        if plugin.install is not None:
+            plugin.install(app, service)
     guards.init_app(app)  # after the plug-ins' request hooks: who calls is known first
     _document_moves(api, service.games)
     problems.init_app(app)
+    contract.init_app(app, api)
     return app
 
 
-def _install(app: Flask, api: Api, plugin) -> None:
+def _install(app: Flask, api, plugin) -> None:
     """One plug-in's contributions to the app."""
     catalogue = app.extensions["referee.problems"]
     taken = sorted(set(plugin.problems) & set(catalogue))

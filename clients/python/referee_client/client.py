@@ -137,8 +137,13 @@ class Client:
                                     "owner": owner})
 
     def bots(self) -> list[dict]:
-        """Every registered bot with its health figures (never the secrets)."""
-        return self._get("/bots")["bots"]
+        """Every registered bot with its health figures (never the secrets), page by page."""
+        found: list[dict] = []
+        while True:
+            page = self._get("/bots", params={"offset": len(found), "limit": 200})
+            found += page["bots"]
+            if not page["bots"] or len(found) >= page.get("total", len(found)):
+                return found
 
     def bot(self, bot_id: str) -> dict:
         """One bot and its health: matches, moves, failures by kind, latency, last error."""
