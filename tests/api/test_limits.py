@@ -1,0 +1,226 @@
+"""Rate limits and quotas (issue 12): 429 rate.limited with Retry-After for each limited route
+family, per API key or token and per address; the active-match ceiling; tournament ceilings;
+the switch. Apps here turn the limits on with tiny limits of their own (the suite runs without
+them, tests/conftest.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.helpers import auth, create, wait_until
+from tests.conftest import unique_name
+
+TINY = {"RATE_LIMITS": True, **{f"RATE_{f}": "1000/minute" for f in
+                                ("MATCHES", "MOVES", "CHECKS", "BOTS", "EVENTS")},
+        **{f"RATE_{f}_ADDR": "1000/minute" for f in
+           ("MATCHES", "MOVES", "CHECKS", "BOTS", "EVENTS")}}
+"""Every limit out of the way; each test sets the one it tries."""
+
+
+def limited_app(**config):
+    """An embedded app with the limits on, `config` over TINY."""
+    from referee.root import create_app
+
+    return create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("lim"),
+                       "QUEUE_NAME": unique_name("limq"), **TINY, **config})
+
+
+@pytest.fixture
+def make_app():
+    """Apps made by a test, their workers stopped afterwards."""
+    from referee.root import stop_app
+
+    made = []
+
+    def make(**config):
+        made.append(limited_app(**config))
+        return made[-1]
+    yield make
+    for app in made:
+        stop_app(app)
+
+
+def assert_limited(response, code="rate.limited"):
+    """A 429 problem with the code and a Retry-After of whole seconds."""
+    assert response.status_code == 429, response.json
+    assert response.mimetype == "application/problem+json"
+    assert response.json["code"] == code
+    assert int(response.headers["Retry-After"]) >= 1
+
+
+MATCH = {"game": "gops", "seats": ["remote", "remote"]}
+
+FAMILIES = [
+    # family, method+path, body: the request repeated until it is refused
+    ("MATCHES", "/v1/matches", MATCH),
+    ("CHECKS", "/v1/games/gops/check", {"players": 2, "seed": 1, "moves": []}),
+    ("BOTS", "/v1/bots", {"url": "ftp://nowhere/", "games": ["gops"]}),
+    ("EVENTS", "/v1/tournaments", {"game": "gops", "entrants": ["builtin:random"] * 2,
+                                   "max_matches": 1, "format": "ladder"}),
+    ("EVENTS", "/v1/arena/matches", {"game": "gops", "seats": ["builtin:random"] * 2}),
+]
+
+
+@pytest.mark.parametrize("family,path,body", FAMILIES, ids=[p for _, p, _ in FAMILIES])
+def test_each_family_is_limited_per_address(make_app, family, path, body):
+    """Two requests pass (whatever they answer: a refused body counts too), the third is 429
+    with Retry-After; another family is not affected."""
+    client = make_app(**{f"RATE_{family}_ADDR": "2/minute"}).test_client()
+    for _ in range(2):
+        assert client.post(path, json=body).status_code != 429
+    assert_limited(client.post(path, json=body))
+    other = "/v1/games" if family != "CHECKS" else "/v1/matches"
+    assert client.get(other).status_code == 200
+
+
+def test_moves_and_resignations_are_limited_per_seat_token(make_app):
+    """The moves family, per token: one seat's third move request is refused, the other seat
+    of the same match (another token) still plays; a resignation counts as a move request."""
+    client = make_app(RATE_MOVES="2/minute").test_client()
+    match = create(client)
+    seat0, seat1 = auth(match["tokens"]["0"]), auth(match["tokens"]["1"])
+    path = f"/v1/matches/{match['id']}/moves"
+    for _ in range(2):
+        assert client.post(path, json={"move": {"type": "nope"}}, headers=seat0).status_code \
+            != 429
+    assert_limited(client.post(path, json={"move": {"type": "nope"}}, headers=seat0))
+    assert_limited(client.post(f"/v1/matches/{match['id']}/resign", headers=seat0))
+    assert client.post(path, json={"move": {"type": "nope"}}, headers=seat1).status_code != 429
+
+
+def test_a_key_limit_is_per_key_and_the_address_limit_is_shared(make_app):
+    """Per key: each bearer token has its own count; per address: all of them together."""
+    client = make_app(RATE_CHECKS="1/minute", RATE_CHECKS_ADDR="3/minute").test_client()
+    body = {"players": 2, "seed": 1, "moves": []}
+    assert client.post("/v1/games/gops/check", json=body, headers=auth("a")).status_code == 200
+    assert_limited(client.post("/v1/games/gops/check", json=body, headers=auth("a")))
+    assert client.post("/v1/games/gops/check", json=body, headers=auth("b")).status_code == 200
+    assert client.post("/v1/games/gops/check", json=body).status_code == 200  # no key
+    assert_limited(client.post("/v1/games/gops/check", json=body, headers=auth("c")))
+
+
+def test_a_flood_is_refused_before_its_body_is_read(make_app):
+    """The limiter runs before the strict-JSON guard: malformed bodies count and are refused
+    as 429, not parsed again and again."""
+    client = make_app(RATE_MATCHES_ADDR="2/minute").test_client()
+    bad = {"data": b"[" * 10_000, "content_type": "application/json"}
+    assert client.post("/v1/matches", **bad).json["code"] == "request.malformed_json"
+    assert client.post("/v1/matches", **bad).status_code == 400
+    assert_limited(client.post("/v1/matches", **bad))
+
+
+def test_unlimited_routes_stay_open(make_app):
+    """Reads are not limited: the families are writes that cost us."""
+    client = make_app(RATE_MATCHES_ADDR="1/minute").test_client()
+    create(client)
+    for _ in range(5):
+        assert client.get("/v1/matches").status_code == 200
+
+
+def test_the_active_match_ceiling(make_app):
+    """MAX_ACTIVE_MATCHES unfinished matches per address: the next creation (a match, an
+    arena match) is 429 quota.active_matches; once one ends, creating works again."""
+    app = make_app(MAX_ACTIVE_MATCHES=2)
+    client = app.test_client()
+    first = create(client)
+    create(client)
+    assert_limited(client.post("/v1/matches", json=MATCH), "quota.active_matches")
+    assert_limited(client.post("/v1/arena/matches", json={
+        "game": "gops", "seats": ["builtin:random"] * 2}), "quota.active_matches")
+    for seat, token in first["tokens"].items():
+        client.post(f"/v1/matches/{first['id']}/resign", headers=auth(token))
+    wait_until(lambda: client.get(f"/v1/matches/{first['id']}").json["status"] == "over")
+    assert client.post("/v1/matches", json=MATCH).status_code == 201
+
+
+def test_the_ceiling_counts_per_key_too(make_app):
+    """A key's matches count against that key: another token is not refused for them (the
+    address ceiling is a separate, equal count, so it is exercised only by tokenless calls)."""
+    app = make_app(MAX_ACTIVE_MATCHES=1)
+    client = app.test_client()
+    quotas = app.extensions["referee"].extensions["limits"]
+    assert client.post("/v1/matches", json=MATCH, headers=auth("k1")).status_code == 201
+    assert quotas.count("addr:127.0.0.1") == 1
+    assert_limited(client.post("/v1/matches", json=MATCH, headers=auth("k2")),
+                   "quota.active_matches")  # the address has its one
+    assert len([k for k in app.extensions["referee"].store.redis.keys("*active:key:*")]) == 1
+
+
+def test_a_tournament_counts_every_match_it_created(make_app):
+    """A round robin's matches all count against its creator's ceiling (no worker threads
+    here, so its builtin-only matches stay unfinished)."""
+    client = make_app(MAX_ACTIVE_MATCHES=3, EMBEDDED_WORKERS=0).test_client()
+    r = client.post("/v1/tournaments", json={"game": "gops", "entrants": ["builtin:random"] * 2,
+                                             "seeds_per_table": 2})
+    assert r.status_code == 201, r.json
+    assert_limited(client.post("/v1/matches", json=MATCH), "quota.active_matches")
+
+
+@pytest.mark.parametrize("body,setting", [
+    ({"format": "round_robin", "entrants": ["builtin:random"] * 4, "players": 2,
+      "seeds_per_table": 2}, {"TOURNAMENT_MAX_MATCHES": 10}),  # 6 tables x 2 x 2 seeds = 24
+    ({"format": "ladder", "entrants": ["builtin:random"] * 2, "max_matches": 11},
+     {"LADDER_MAX_MATCHES": 10}),
+])
+def test_tournament_ceilings(make_app, body, setting):
+    """A round robin planning more matches than the setting, a ladder asking for more: 422
+    tournament.too_large, and no match is created."""
+    app = make_app(**setting)
+    client = app.test_client()
+    r = client.post("/v1/tournaments", json={"game": "gops", **body})
+    assert r.status_code == 422 and r.json["code"] == "tournament.too_large", r.json
+    assert client.get("/v1/matches").json["total"] == 0
+
+
+def test_the_product_defaults_are_on_and_sane(monkeypatch):
+    """Without the suite's switch the limits are on; the ceilings are the documented ones."""
+    from referee.service import defaults
+    from referee.service.config import Settings
+
+    monkeypatch.delenv("REFEREE_RATE_LIMITS", raising=False)
+    settings = Settings()
+    assert settings.rate_limits is True
+    assert settings.rate_matches == defaults.RATE["matches"][0] == "60/minute"
+    assert settings.max_active_matches == 200
+    assert settings.tournament_max_matches == 500 and settings.ladder_max_matches == 2000
+    monkeypatch.setenv("REFEREE_RATE_LIMITS", "off")
+    assert Settings().rate_limits is False
+
+
+def test_the_switch_turns_them_off(make_app):
+    """RATE_LIMITS off: no limiter, no ceiling."""
+    app = make_app(RATE_LIMITS=False, RATE_MATCHES_ADDR="1/minute", MAX_ACTIVE_MATCHES=1)
+    client = app.test_client()
+    assert "referee.limiter" not in app.extensions
+    for _ in range(3):
+        create(client)
+
+
+def test_counts_live_in_the_shared_redis(needs_real_redis):
+    """On Redis, two API processes (two apps, one prefix) share one count."""
+    from referee.root import create_app, stop_app
+    from tests.conftest import delete_keys
+
+    config = {"REDIS_URL": needs_real_redis, "KEY_PREFIX": unique_name("lim"),
+              "QUEUE_NAME": unique_name("limq"), **TINY, "RATE_CHECKS_ADDR": "2/minute"}
+    apps = [create_app(config), create_app(config)]
+    try:
+        body = {"players": 2, "seed": 1, "moves": []}
+        assert apps[0].test_client().post("/v1/games/gops/check", json=body).status_code == 200
+        assert apps[1].test_client().post("/v1/games/gops/check", json=body).status_code == 200
+        assert_limited(apps[0].test_client().post("/v1/games/gops/check", json=body))
+    finally:
+        for app in apps:
+            stop_app(app)
+        delete_keys(needs_real_redis, config["KEY_PREFIX"], config["QUEUE_NAME"])
+
+
+def test_the_openapi_document_declares_the_429s(make_app):
+    """Each limited operation documents 429 as a problem with Retry-After."""
+    spec = make_app().test_client().get("/v1/openapi.json").json
+    for path, method in [("/v1/matches", "post"), ("/v1/matches/{match_id}/moves", "post"),
+                         ("/v1/games/{game}/check", "post"), ("/v1/bots", "post"),
+                         ("/v1/tournaments", "post"), ("/v1/arena/matches", "post")]:
+        answer = spec["paths"][path][method]["responses"]["429"]
+        assert "Retry-After" in answer["headers"]
+        assert list(answer["content"]) == ["application/problem+json"]
