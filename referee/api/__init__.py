@@ -7,6 +7,7 @@ and names the plug-ins; this package knows no plug-in by name.
 from __future__ import annotations
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import __version__
 from referee.api import contract, games, guards, matches, meta, problems
@@ -27,6 +28,8 @@ def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
         API_SPEC_OPTIONS={"info": {"description": _DESCRIPTION}},
     )
     app.config.update(test_config or {})
+    if settings.proxy_hops:  # the client's address from the trusted proxies' X-Forwarded-For
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_hops)
     app.json.sort_keys = False
     app.json.compact = True
     app.extensions["referee"] = service

@@ -54,6 +54,7 @@ class Settings:
     rate_events: str = _rate("REFEREE_RATE_EVENTS", "events", 0)
     rate_events_addr: str = _rate("REFEREE_RATE_EVENTS_ADDR", "events", 1)
     max_active_matches: int = _int("REFEREE_MAX_ACTIVE_MATCHES", defaults.MAX_ACTIVE_MATCHES)
+    proxy_hops: int = _int("REFEREE_PROXY_HOPS", 0)
 
     @property
     def embedded(self) -> bool:

@@ -224,3 +224,16 @@ def test_the_openapi_document_declares_the_429s(make_app):
         answer = spec["paths"][path][method]["responses"]["429"]
         assert "Retry-After" in answer["headers"]
         assert list(answer["content"]) == ["application/problem+json"]
+
+
+def test_behind_a_proxy_the_forwarded_address_counts(make_app):
+    """PROXY_HOPS=1: the address is the one the proxy appended, so two clients behind it have
+    their own counts; without it, the header is not trusted."""
+    client = make_app(PROXY_HOPS=1, RATE_MATCHES_ADDR="1/minute").test_client()
+    one, two = ({"X-Forwarded-For": f"203.0.113.{i}"} for i in (1, 2))
+    assert client.post("/v1/matches", json=MATCH, headers=one).status_code == 201
+    assert_limited(client.post("/v1/matches", json=MATCH, headers=one))
+    assert client.post("/v1/matches", json=MATCH, headers=two).status_code == 201
+    direct = make_app(RATE_MATCHES_ADDR="1/minute").test_client()
+    assert direct.post("/v1/matches", json=MATCH, headers=one).status_code == 201
+    assert_limited(direct.post("/v1/matches", json=MATCH, headers=two))
