@@ -184,6 +184,9 @@ class Leaderboard(MethodView):
 
 @protocol_blp.route("/openapi.json")
 class ProtocolDocument(MethodView):
+    @protocol_blp.doc(responses={"200": {
+        "description": "an OpenAPI 3 document",
+        "content": {"application/json": {"schema": {"type": "object"}}}}})
     def get(self):
         """Bot protocol v1 as an OpenAPI 3 document (the endpoints a bot serves)"""
         return jsonify(protocol_openapi(service().games))

@@ -87,7 +87,7 @@ def _document_views(api, registry) -> None:
             api.spec.components.schema(name, view_schema(game, spectator))
             refs.append({"$ref": f"#/components/schemas/{name}"})
     api.spec.components.schema("View", {
-        "oneOf": refs, "description": "what one seat (or a spectator) may see of a match, in "
+        "anyOf": refs, "description": "what one seat (or a spectator) may see of a match, in "
                                       "the schema of its game (GET /v1/games/{game})"})
 
 

@@ -181,6 +181,10 @@ class Resign(MethodView):
 class Log(MethodView):
     @blp.arguments(LogQuerySchema, location="query")
     @blp.response(200, LogSchema)
+    @blp.doc(responses={"200": {"description": "OK", "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/Log"}},
+        "application/jsonl": {"schema": {"type": "string",
+                                         "description": "JSON Lines: match, move…, result"}}}}})
     @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
     @blp.doc(security=[{}, *SECURITY])
     def get(self, query, match_id):
