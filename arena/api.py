@@ -151,7 +151,11 @@ class TournamentDetail(MethodView):
     @tours_blp.response(200, TournamentSchema)
     @tours_blp.alt_response(404, schema=ProblemSchema, description="tournament.not_found")
     def get(self, tid):
-        """A tournament's progress and standings"""
+        """A tournament's progress and standings
+
+        The tournament's own seed (if its creator gave one) is shown only once it is over;
+        each match's seed commitment is on the match (`seed_commitment`).
+        """
         return arena().tournaments.get(tid)
 
 
@@ -172,10 +176,13 @@ class Leaderboard(MethodView):
         """A game's leaderboard
 
         mu, sigma and the ordinal (mu - 3 sigma) from every rated match applied in creation
-        order, with matches, wins, average rank, average score and failure rate.
+        order, with matches, wins, average rank, average score and failure rate. A rated match
+        not over within `status.deadline_s` of its creation no longer holds back later
+        results; its own is applied when it arrives, marked late.
         """
         name = service().games.get(game).spec.name
         board = arena().leaderboards
+        board.catch_up(name)  # a match past its deadline is passed over on a read too
         rows = standings(board.table(name))
         for row in rows:
             row["name"] = arena().entrant_name(row["entrant"])

@@ -1,8 +1,9 @@
 """Registered bots in Redis: identity, signing secret, pinned addresses, and health figures.
 
-Health is public (`GET /v1/bots`): counts, latencies, and the last error as a code with its
-match and version. What a bot sent with a failure (the first bytes of its body, the rule's
-message about its illegal move) is its owner's only: it is kept apart, under
+Health is public (`GET /v1/bots`): counts, latencies, and the last error as its code, match,
+version and time only. Everything else about a failure (what the bot sent, the move, the
+rule's message about its illegal move, which can name the bot's hidden cards, limits and
+details) is its owner's only: it is kept apart, under
 `<prefix>:bot:<id>:private`, and read with `BotRegistry.private`, never by `public`.
 """
 
@@ -31,9 +32,9 @@ FAILURE_KINDS = {"bot.timeout": "timeouts", "bot.unreachable": "crashes",
                  "bot.url_refused": "crashes", "bot.disabled": "other"}
 """Which health counter each failure code counts towards."""
 
-PUBLIC_FAILURE_KEYS = ("code", "status", "phase", "limit_ms", "detail", "moves_in_a_row",
-                       "limit")
-"""What of a failure record anyone may read in a bot's health; the rest is the owner's."""
+PUBLIC_FAILURE_KEYS = ("code",)
+"""What of a failure record anyone may read in a bot's health (with its match, version, time
+and log link); the rest is the owner's."""
 
 
 class BotRegistry:
@@ -185,8 +186,6 @@ class BotRegistry:
         where = {"match": match_id, "version": version, "at": time.time(),
                  "log": f"/v1/matches/{match_id}/log"}
         public = {k: failure[k] for k in PUBLIC_FAILURE_KEYS if k in failure}
-        if isinstance(failure.get("error"), dict) and "code" in failure["error"]:
-            public["error"] = {"code": failure["error"]["code"]}
         pipe.hincrby(self._key(bot_id, "stats"), FAILURE_KINDS.get(failure["code"], "other"), 1)
         pipe.set(self._key(bot_id, "last_error"), json.dumps({**public, **where}))
         pipe.set(self._key(bot_id, "private"), json.dumps(

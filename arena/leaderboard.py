@@ -1,14 +1,19 @@
 """Per-game leaderboards in Redis, fed by finished rated matches in a deterministic order.
 
 Every rated match gets a sequence number per game when it is created. Results are applied
-strictly in that order (a match finishing early waits for the ones before it), so the table
-does not depend on which worker finished first. The applied results are kept as a list, and
-folding that list again (`recompute`) must give the stored table exactly.
+in that order (a match finishing early waits for the ones before it), so the table does not
+depend on which worker finished first, but only up to a deadline: a rated match that is not
+over `deadline_s` after its creation (defaults.RATING_DEADLINE_S, $REFEREE_RATING_DEADLINE_S)
+stops holding the others back: it is passed over ("late"), later results are applied, and its
+own result is applied when it arrives, after whatever was applied by then, marked
+`"late": true`. The applied results are kept as a list in the order applied, and folding that
+list again (`recompute`) must give the stored table exactly.
 """
 
 from __future__ import annotations
 
 import json
+import time
 
 from arena import ratings
 from referee.service import defaults
@@ -19,15 +24,19 @@ from referee.service.store import MatchStatus
 class Leaderboards:
     """Leaderboards under `<prefix>:lb:<game>:…`."""
 
-    def __init__(self, redis, prefix: str):
+    def __init__(self, redis, prefix: str, deadline_s: float | None = None):
         self.redis, self.prefix = redis, prefix
+        self.deadline_s = defaults.RATING_DEADLINE_S if deadline_s is None else deadline_s
 
     def _key(self, game: str, part: str) -> str:
         return f"{self.prefix}:lb:{game}:{part}"
 
     def next_seq(self, game: str) -> int:
-        """The sequence number of a new rated match of `game`."""
-        return int(self.redis.incr(self._key(game, "seq")))
+        """The sequence number of a new rated match of `game` (its issue time kept for the
+        deadline)."""
+        seq = int(self.redis.incr(self._key(game, "seq")))
+        self.redis.hset(self._key(game, "issued"), seq, time.time())
+        return seq
 
     def finished(self, game: str, seq: int, result: dict | None) -> None:
         """Record a rated match's result (None: not rated after all, e.g. aborted), then
@@ -52,17 +61,37 @@ class Leaderboards:
 
     def _next_ready(self, game: str) -> bool:
         mark = int(self.redis.get(self._key(game, "watermark")) or 0)
-        return bool(self.redis.hexists(self._key(game, "done"), mark + 1))
+        return bool(self.redis.hexists(self._key(game, "done"), mark + 1)) or \
+            self._overdue(game, mark + 1) or bool(self._late_arrivals(game))
+
+    def _overdue(self, game: str, seq: int) -> bool:
+        issued = self.redis.hget(self._key(game, "issued"), seq)
+        return issued is not None and time.time() - float(issued) > self.deadline_s
+
+    def _late_arrivals(self, game: str) -> list:
+        """Passed-over matches whose result has arrived since: (seq, raw result)."""
+        late = sorted(int(s) for s in self.redis.hkeys(self._key(game, "late")))
+        raws = self.redis.hmget(self._key(game, "done"), late) if late else []
+        return [(s, raw) for s, raw in zip(late, raws) if raw is not None]
 
     def _apply_ready(self, game: str) -> int:
         mark = int(self.redis.get(self._key(game, "watermark")) or 0)
         raw_table = self.redis.get(self._key(game, "table"))
         table = json.loads(raw_table) if raw_table else {}
-        applied = []
+        applied, passed, arrived = [], [], self._late_arrivals(game)
+        for _seq, raw in arrived:
+            result = json.loads(raw)
+            if not result.get("skip"):
+                ratings.apply(table, {**result, "late": True})
+                applied.append(json.dumps({**result, "late": True}))
         while True:
             raw = self.redis.hget(self._key(game, "done"), mark + 1)
             if raw is None:
-                break
+                if not self._overdue(game, mark + 1):
+                    break
+                passed.append(mark + 1)  # over its deadline: the rest go on without it
+                mark += 1
+                continue
             mark += 1
             result = json.loads(raw)
             if not result.get("skip"):
@@ -72,6 +101,10 @@ class Leaderboards:
             pipe = self.redis.pipeline()
             if applied:
                 pipe.rpush(self._key(game, "applied"), *applied)
+            if passed:
+                pipe.hset(self._key(game, "late"), mapping={s: 1 for s in passed})
+            if arrived:
+                pipe.hdel(self._key(game, "late"), *[s for s, _ in arrived])
             pipe.set(self._key(game, "table"), json.dumps(table))
             pipe.set(self._key(game, "watermark"), mark)
             pipe.execute()
@@ -95,8 +128,10 @@ class Leaderboards:
         issued = int(self.redis.get(self._key(game, "seq")) or 0)
         mark = int(self.redis.get(self._key(game, "watermark")) or 0)
         done = self.redis.hlen(self._key(game, "done"))
+        late = self.redis.hlen(self._key(game, "late"))
         return {"rated_matches": issued, "applied_through": mark,
-                "finished_waiting": max(0, done - mark), "in_progress": issued - done}
+                "finished_waiting": max(0, done - mark + late), "in_progress": issued - done,
+                "late": late, "deadline_s": self.deadline_s}
 
 
 def result_record(meta, live, entrants: list[str]) -> dict | None:

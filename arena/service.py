@@ -42,10 +42,13 @@ class Arena(ServiceHooks):
     # -- matches --------------------------------------------------------------------------
 
     def create_match(self, game: str, seats: list, options=None, seed=None, limits=None,
-                     rated: bool | None = True, labels=None):
+                     rated: bool | None = True, labels=None, seed_group: str | None = None):
         """A match with bot, builtin and remote seats. `rated=None`: rated unless a seat is
-        remote or one builtin holds several seats (then `labels["unrated"]` says why)."""
-        limits = resolve_limits(limits)
+        remote or one builtin holds several seats (then `labels["unrated"]` says why).
+
+        A rated match's limits stay under the rated ceilings, and if the service aborts it,
+        it is replayed on its seed (`replay_on_abort`, see `finish`).
+        """
         entrants = [self._entrant_of_kind(k) for k in seats]
         twice = sorted({e for e in entrants if entrants.count(e) > 1})
         labels = dict(labels or {})
@@ -54,6 +57,7 @@ class Arena(ServiceHooks):
             if twice and "remote" not in entrants:  # the natural test: bot vs random, random
                 labels["unrated"] = (f"{', '.join(twice)} holds several seats: a match is "
                                      f"rated only when each entrant holds one")
+        limits = resolve_limits(limits, rated=bool(rated))
         if rated and any(e.startswith("remote") for e in entrants):
             raise InvalidSeats("a rated match has bots and builtins only: pass rated=false "
                                "to seat remote players")
@@ -61,11 +65,14 @@ class Arena(ServiceHooks):
             raise InvalidSeats(f"a rated match cannot seat one entrant twice ({', '.join(twice)}"
                                f"): leave rated out or pass rated=false")
         labels = {**labels, "arena": True, "rated": bool(rated)}
+        if rated:
+            labels["replay_on_abort"] = True
         name = self.service.games.get(game).spec.name
         if rated:
             labels["seq"] = self.leaderboards.next_seq(name)
         try:
-            return self.service.create(game, seats, options, seed, labels=labels, limits=limits)
+            return self.service.create(game, seats, options, seed, labels=labels, limits=limits,
+                                       seed_group=seed_group)
         except Exception:
             if rated:  # the number was issued: mark it skipped so the table does not wait
                 self.leaderboards.finished(name, labels["seq"], None)
@@ -130,15 +137,64 @@ class Arena(ServiceHooks):
         """Everything that follows a match's end: /end and health figures once; the
         leaderboard and tournament steps are idempotent, so a retried job completes them."""
         meta, live = self.service.load(match_id)
-        first = bool(self.redis.sadd(f"{self.prefix}:arena:ended", match_id))
-        if first:
-            self._send_end(meta, live)
+        first = self._end_group(meta, live)
+        replay = self._replay(meta) if live.status == MatchStatus.ABORTED and \
+            meta.labels.get("replay_on_abort") else None
         if meta.labels.get("rated"):
             record = result_record(meta, live, self.entrants_of(match_id))
+            if replay is not None:  # the replay's own result counts in its stead
+                record = {"skip": True, "replayed_by": replay}
             self.leaderboards.finished(meta.game, meta.labels["seq"], record)
         if meta.labels.get("tournament"):
-            self.tournaments.match_finished(meta.labels["tournament"], match_id)
+            if replay is not None:
+                self.tournaments.match_replayed(meta.labels["tournament"], match_id, replay)
+            else:
+                self.tournaments.match_finished(meta.labels["tournament"], match_id)
         return first
+
+    def _replay(self, meta) -> str | None:
+        """A rated match the service aborted is played again: a new match with the same
+        seats, options, seed, limits and labels, in the same seed group (the service reserved
+        its place when it aborted), linked both ways (`replay_of` label, `replayed_by` in the
+        aborted match's result). Once per match (a retried job finds the first replay); a
+        replay aborted in turn is replayed up to MAX_REPLAYS times, then stays unrated."""
+        claim = f"{self.prefix}:m:{meta.id}:replayed-by"
+        if not self.redis.set(claim, "", nx=True):
+            return self.redis.get(claim) or None
+        generation = int(meta.labels.get("replay", 0)) + 1
+        if generation > defaults.MAX_REPLAYS:
+            self.service.seeds.release(meta.seed_group, meta.id)
+            return None
+        keep = {k: v for k, v in meta.labels.items()
+                if k not in ("arena", "rated", "seq", "replay_on_abort")}
+        try:
+            created = self.create_match(
+                meta.game, [s["kind"] for s in meta.seats], meta.options, meta.seed,
+                meta.limits, rated=True, seed_group=meta.seed_group,
+                labels={**keep, "replay_of": meta.id, "replay": generation})
+        except Exception:  # a bot since disabled or deleted: the result stays unrated
+            log.exception("match %s: the replay could not be created", meta.id)
+            self.service.seeds.release(meta.seed_group, meta.id)
+            return None
+        self.redis.set(claim, created.meta.id)
+        self.service.link_replay(meta.id, created.meta.id)
+        return created.meta.id
+
+    def _end_group(self, meta, live) -> bool:
+        """Send /end (and count health figures) once per match; for a match that shares its
+        seed, only when the whole group is over: a finished twin's final view would show a
+        bot, sitting in a twin still running, the cards it may not see there. Whether this
+        match's /end went out now."""
+        if self.service.twins_running(meta):
+            return False
+        members = [meta.id] + sorted(m for m in self.service.seeds.members(meta.seed_group)
+                                     if m != meta.id) if meta.seed_group else [meta.id]
+        sent = False
+        for member in members:
+            if self.redis.sadd(f"{self.prefix}:arena:ended", member):
+                self._send_end(*self.service.load(member))
+                sent = sent or member == meta.id
+        return sent
 
     def _send_end(self, meta, live) -> None:
         game = self.service.games.get(meta.game)

@@ -5,6 +5,13 @@ in every seat rotation (or every seat order) on the same K seeds, so seat order 
 cancel out.
 Ladder: a matchmaker keeps `concurrency` matches running, always seating the entrants who
 have played least (ties broken by a draw from the tournament seed), until `max_matches`.
+
+Seeds (issue 11): with no `seed` given, every match seed is derived from the server secret
+(HMAC over the tournament id and the seed index or match index, referee/service/seeds.py), so
+nothing public lets anyone compute one; the rotations of one seed index form one seed group,
+whose seed is revealed only when all of them are over. A `seed` given by the creator makes
+the event reproducible from it (as the offline commands do): its creator knows every deal, and
+the record shows it to others only once the event is over.
 """
 
 from __future__ import annotations
@@ -110,6 +117,7 @@ class Tournaments:
     def __init__(self, arena):
         self.arena = arena
         self.redis, self.prefix = arena.redis, arena.prefix
+        self.seeds = arena.service.seeds
 
     def _key(self, tid: str, part: str = "") -> str:
         return f"{self.prefix}:tour:{tid}{':' + part if part else ''}"
@@ -125,12 +133,12 @@ class Tournaments:
         self._validate(game, given, players, spec)
         entrants = name_entrants(given)
         seed = spec.get("seed")
-        seed = secrets.randbelow(MAX_SEED) if seed is None else seed
         tour = {"id": "t" + secrets.token_hex(6), "game": game.spec.name,
                 "format": spec["format"], "entrants": entrants, "players": players,
                 "seeds_per_table": spec["seeds_per_table"], "seatings": spec["seatings"],
                 "seed": seed, "options": spec.get("options") or {},
-                "limits": resolve_limits(spec.get("limits")), "rated": spec["rated"],
+                "limits": resolve_limits(spec.get("limits"), rated=spec["rated"]),
+                "rated": spec["rated"],
                 "concurrency": spec["concurrency"], "max_matches": spec["max_matches"],
                 "created_at": time.time(), "status": "running", "planned": 0}
         if tour["format"] == "ladder" and tour["rated"] and len(set(given)) != len(given):
@@ -175,14 +183,39 @@ class Tournaments:
                                      f"is {settings.tournament_max_matches}")
 
     def _start_round_robin(self, tour: dict) -> None:
-        rng = Rng(tour["seed"], "tournament-seeds")
-        seeds = [rng.below(MAX_SEED) for _ in range(tour["seeds_per_table"])]
+        seeds = self._table_seeds(tour)
         plan = round_robin_plan(tour["entrants"], tour["players"], seeds, tour["seatings"])
         unrated = sum(seats_repeat(item["entrants"]) for item in plan) if tour["rated"] else 0
         self._update(tour["id"], planned=len(plan), unrated_matches=unrated,
                      **({"note": _unrated_note(unrated)} if unrated else {}))
+        for seed_index in range(len(seeds)):  # every member is counted before any can end
+            self.seeds.open_group(_group(tour["id"], seed_index),
+                                  sum(1 for p in plan if p["seed_index"] == seed_index))
         for index, item in enumerate(plan):
-            self._create_match(tour, index, item)
+            try:
+                self._create_match(tour, index, item)
+            except Exception:  # the rest will not be played: their seeds' groups may close
+                for later, missing in enumerate(plan[index:], start=index):
+                    self.seeds.release(_group(tour["id"], missing["seed_index"]),
+                                       f"unplayed:{later}")
+                raise
+
+    def _table_seeds(self, tour: dict) -> list[int]:
+        """The K seeds every table is played on: from the creator's seed if one was given,
+        else from the server secret."""
+        if tour["seed"] is not None:
+            rng = Rng(tour["seed"], "tournament-seeds")
+            return [rng.below(MAX_SEED) for _ in range(tour["seeds_per_table"])]
+        return [self.seeds.derive("tournament", tour["id"], "seed", k)
+                for k in range(tour["seeds_per_table"])]
+
+    def _ladder_draws(self, tour: dict, index: int) -> tuple[Rng, int]:
+        """The seating draw and the match seed of ladder match `index`."""
+        if tour["seed"] is not None:
+            return (Rng(tour["seed"], "ladder", index),
+                    Rng(tour["seed"], "ladder-seed", index).below(MAX_SEED))
+        return (Rng(self.seeds.derive("tournament", tour["id"], "ladder", index)),
+                self.seeds.derive("tournament", tour["id"], "ladder-seed", index))
 
     def _create_match(self, tour: dict, index: int, item: dict) -> str:
         labels = {"tournament": tour["id"], "index": index, "entrants": item["entrants"],
@@ -190,7 +223,8 @@ class Tournaments:
         rated = tour["rated"] and not seats_repeat(item["entrants"])
         created = self.arena.create_match(
             tour["game"], [entrant_seat(e) for e in item["entrants"]], tour["options"],
-            item["seed"], tour["limits"], rated=rated, labels=labels)
+            item["seed"], tour["limits"], rated=rated, labels=labels,
+            seed_group=_group(tour["id"], item["seed_index"]) if "seed_index" in item else None)
         self.redis.rpush(self._key(tour["id"], "matches"), created.meta.id)
         return created.meta.id
 
@@ -207,12 +241,10 @@ class Tournaments:
             if len(ids) >= tour["max_matches"] or running >= tour["concurrency"]:
                 break
             played = self._seated_counts(tour, ids)
-            rng = Rng(tour["seed"], "ladder", len(ids))
+            rng, seed = self._ladder_draws(tour, len(ids))
             order = sorted(tour["entrants"], key=lambda e: (played[e], rng.random()))
             seats = rng.shuffled(order[:tour["players"]])
-            self._create_match(tour, len(ids), {"entrants": seats,
-                                                "seed": Rng(tour["seed"], "ladder-seed",
-                                                            len(ids)).below(MAX_SEED)})
+            self._create_match(tour, len(ids), {"entrants": seats, "seed": seed})
             started += 1
         return started
 
@@ -235,6 +267,14 @@ class Tournaments:
         if done >= total and tour["status"] == "running":
             self._update(tid, status="finished", finished_at=time.time())
 
+    def match_replayed(self, tid: str, match_id: str, replay: str) -> None:
+        """An aborted match was replayed: the replay takes its place (counted when it ends)."""
+        if self.redis.sadd(self._key(tid, "replaced"), match_id):
+            self.redis.rpush(self._key(tid, "matches"), replay)
+
+    def _replaced(self, tid: str) -> set:
+        return self.redis.smembers(self._key(tid, "replaced"))
+
     def stop(self, tid: str) -> dict:
         """Stop a tournament: no new matches (running ones finish)."""
         tour = self._load(tid)
@@ -243,14 +283,18 @@ class Tournaments:
         return self.get(tid)
 
     def match_ids(self, tid: str) -> list[str]:
-        """The tournament's matches, in creation order."""
-        return list(self.redis.lrange(self._key(tid, "matches"), 0, -1))
+        """The tournament's matches, in creation order (a replay after the rest, and the
+        aborted match it replaces left out)."""
+        replaced = self._replaced(tid)
+        return [m for m in self.redis.lrange(self._key(tid, "matches"), 0, -1)
+                if m not in replaced]
 
     def get(self, tid: str) -> dict:
-        """The tournament with its progress and standings."""
+        """The tournament with its progress and standings (its seed only once it is over)."""
         tour = self._load(tid)
         ids = self.match_ids(tid)
         done = self.redis.smembers(self._key(tid, "done"))
+        tour = _public(tour, over=tour["status"] != "running" and len(done) >= len(ids))
         results = [r for r in (self.result_of(m) for m in ids if m in done) if r]
         table = standings(fold(results))
         for row in table:
@@ -272,7 +316,7 @@ class Tournaments:
     def list(self) -> list[dict]:
         """Every tournament's record (newest first), without match lists."""
         ids = self.redis.zrevrange(f"{self.prefix}:tours", 0, 99)
-        return [self._load(t) for t in ids]
+        return [_public(self._load(t), over=False) for t in ids]
 
     def _load(self, tid: str) -> dict:
         raw = self.redis.get(self._key(tid)) if isinstance(tid, str) else None
@@ -290,6 +334,16 @@ def _unrated_note(count: int) -> str:
     return (f"{count} matches seat one builtin in several seats: the tournament's standings "
             f"count each of its seats as its own entrant (#2, #3, …), but these matches are "
             f"not rated on the game's leaderboard (one entrant in two seats)")
+
+
+def _group(tid: str, seed_index: int) -> str:
+    """The seed group of a round robin's matches on one seed."""
+    return f"tournament:{tid}:seed:{seed_index}"
+
+
+def _public(tour: dict, over: bool) -> dict:
+    """The record as anyone may read it: a creator's seed only once the event is over."""
+    return {**tour, "seed": tour.get("seed") if over else None}
 
 
 def _comb(n: int, k: int) -> int:

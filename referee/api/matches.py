@@ -6,13 +6,14 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from referee.api.auth import bearer_token
+from referee.api.auth import bearer_token, principal
 from referee.api.context import service
 from referee.core.errors import RefereeError
 from referee.service.schemas import (LogQuerySchema, LogSchema, MatchCreatedSchema,
                                  MatchCreateSchema, MatchListQuerySchema, MatchListSchema,
                                  MatchSchema, MoveAcceptedSchema, MoveSubmitSchema,
                                  ProblemSchema, PromptQuerySchema, PromptSchema)
+from referee.service.disclosure import Caller
 from referee.service.records import created_body, to_jsonl
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
@@ -55,8 +56,9 @@ class Matches(MethodView):
 
         One seat per entry of `seats`: `remote` (played by whoever holds that seat's token)
         or `builtin:random`. Returns the match id, the version and one secret bearer token per
-        remote seat (shown only here). Without a seed the service draws one, and keeps it
-        secret until the match ends.
+        remote seat (shown only here), and the seed's commitment (sha256 of seed and salt).
+        Without a seed the service draws one from a CSPRNG and keeps it (and the salt) secret
+        until the match ends; a seed you choose is committed too.
         """
         limits = {k: body[k] for k in ("remote_move_s", "max_moves") if body[k] is not None}
         created = service().create(body["game"], body["seats"], body["options"], body["seed"],
@@ -190,13 +192,18 @@ class Log(MethodView):
     def get(self, query, match_id):
         """The match record: set-up, every move, the result
 
-        While the match runs, the seed and moves hidden from the caller are withheld (a seat
-        token shows that seat's own moves). `format=jsonl` gives JSON Lines: a `match` line,
-        one `move` line per move, and a `result` line once the match is over.
+        While the match runs, moves hidden from the caller are withheld (a seat token shows
+        that seat's own moves), and failure records show only their code except to whoever
+        may see that seat's details (its token holder, a bot's owner). The seed and its salt
+        are withheld until this match and every match sharing its seed are over; its
+        commitment is shown from the start (`seed_commitment`). While a match sharing its
+        seed runs, no move is shown to others. `format=jsonl` gives JSON Lines: a `match`
+        line, one `move` line per move, and a `result` line once the match is over.
         """
         svc = service()
         meta, _ = svc.load(match_id)
-        record = svc.log(match_id, _viewer(meta))
+        viewer = _viewer(meta)
+        record = svc.log(match_id, viewer, Caller(seat=viewer, principal=principal()))
         if query["format"] == "jsonl":
             return Response(to_jsonl(record), mimetype="application/jsonl")
         return record

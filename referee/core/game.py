@@ -87,6 +87,20 @@ class Game(ABC):
         """
         return {}
 
-    def redact_move(self, move: dict, seat: int, viewer: int | None) -> dict | None:
-        """How `viewer` may see `seat`'s (non-sealed) move in a running match's log; None hides it."""
+    def public_move(self, state, seat: int, move: dict) -> dict | None:
+        """How the other seats may see `seat`'s `move` in a running match's log; None hides it.
+
+        `state` is the state the move was played in (asked when it is committed, so what the
+        move reveals can depend on it, e.g. a card that is laid face up). A sealed move's
+        public form is shown only once `reveals` says it was revealed.
+        """
         return move
+
+    def reveals(self, state) -> int:
+        """How many reveals of sealed moves `state` has seen (a counter that never goes down).
+
+        A sealed move played in a state with counter n is shown to everyone in the log once
+        the match's counter exceeds n. The default, 0 forever, keeps sealed moves hidden from
+        the other seats until the match is over.
+        """
+        return 0

@@ -61,7 +61,7 @@ Example (tests/support/gops.py, abridged)::
             if len(s["hands"]) != s["players"]:
                 raise state_error("$.hands", "needs one entry per player")
 
-    plus setup, view, outcome (and redetermine, redact_move) exactly as for any Game.
+    plus setup, view, outcome (and redetermine, public_move, reveals) exactly as for any Game.
 
 Declaring rules. `Rule(type, check, play, candidates, listing=CHECKED)`:
 `check(state, seat, move)` raises (or returns) a `rule_error(...)`, returns None when the
@@ -94,7 +94,7 @@ the schema, and a stray KeyError/TypeError there still becomes InvalidState.
 Migrating a game: delete `pending`, `legal_moves`, `apply`, `to_dict`, `from_dict`, the
 dispatch tables (_LEGAL/_APPLY, if/elif, HANDLERS/CANDIDATES), the local "rule 'x'" helper,
 every turn check (`move.illegal.turn`), the `deep_copy` on entry to apply, and the
-hand-written state validation; keep setup, view, outcome, redetermine, redact_move and the
+hand-written state validation; keep setup, view, outcome, redetermine, public_move and the
 rules themselves. Keep each decision's listing order (rule order, then candidate order):
 builtin random bots pick by index, so another order plays other moves for the same seed.
 """

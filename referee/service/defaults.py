@@ -58,6 +58,14 @@ how many moves in a row a bot may make before it counts as stalling (bot.stallin
 MATCH_LIMIT_BOUNDS = {"move_ms": (10, 120_000), "bank_ms": (0, 3_600_000),
                       "start_ms": (10, 120_000), "strikes": (0, 1000),
                       "max_streak": (5, 1_000_000)}
+RATED_LIMIT_CEILINGS = {"move_ms": 10_000, "bank_ms": 120_000, "start_ms": 10_000}
+"""The most a rated match (or rated event) may allow: a rated result cannot wait on a bot
+thinking for the whole MATCH_LIMIT_BOUNDS (two minutes a move plus an hour's bank)."""
+RATING_DEADLINE_S = int(os.environ.get("REFEREE_RATING_DEADLINE_S", "1800"))
+"""How long after its creation a rated match may hold back the leaderboard: past this, later
+results are applied without it, and its own result is applied when it arrives, as late."""
+MAX_REPLAYS = 2
+"""How many times a rated match the service aborted is replayed on its seed."""
 END_TIMEOUT_S = 2.0
 """How long a bot's /end call may take (its answer changes nothing)."""
 TOURNAMENT = {"format": "round_robin", "seeds_per_table": 2, "seatings": "rotations",

@@ -19,7 +19,9 @@ from referee.core.registry import Registry
 from referee.core.results import adjudicate, apply_forfeits
 from referee.core.rng import MAX_SEED
 from referee.service import defaults
+from referee.service import seeds as seedlib
 from referee.service.config import Settings
+from referee.service.disclosure import Caller, MatchReading, publicity
 from referee.service.drivers import REMOTE, BuiltinDriver, SeatDriver, split_kind
 from referee.service.errors import (InvalidSeats, InvalidToken, MatchAborted, MatchBusy,
                                     MatchNotFound, MissingToken)
@@ -41,7 +43,7 @@ class Created:
     tokens: dict
 
 
-class MatchService:
+class MatchService(MatchReading):
     """Matches over a MatchStore, for the games of a registry."""
 
     def __init__(self, store: MatchStore, games: Registry, settings: Settings, queue=None,
@@ -53,6 +55,7 @@ class MatchService:
         self.store, self.games, self.settings, self.queue = store, games, settings, queue
         self.drivers: dict[str, SeatDriver] = {"builtin": BuiltinDriver(), **(drivers or {})}
         self._states = StateCache()
+        self.seeds = seedlib.SeedBook(store.redis, store.prefix)
         self.extensions = {}
         for name, factory in attach:
             self.extensions[name] = factory(self)
@@ -66,20 +69,28 @@ class MatchService:
     # -- creating -------------------------------------------------------------------------
 
     def create(self, game_name: str, seats: list, options=None, seed=None, labels=None,
-               limits=None) -> Created:
-        """Set up a match; raises UnknownGame, InvalidSeats, InvalidPlayers, InvalidOptions."""
+               limits=None, seed_group: str | None = None) -> Created:
+        """Set up a match; raises UnknownGame, InvalidSeats, InvalidPlayers, InvalidOptions.
+
+        Without a seed, one is drawn from a CSPRNG. Every seed is committed to (seeds.py);
+        `seed_group` names the matches that share it (opened by the caller with its size),
+        by default the match alone.
+        """
         game = self.games.get(game_name)
         kinds = [self._seat_kind(s) for s in seats]
         seed = new_seed() if seed is None else seed
+        match_id, salt = secrets.token_hex(8), seedlib.new_salt()
         options, state = engine.start(game, len(kinds), options, seed)
         # a prefix, so a token never starts with "-" (which command lines take for a flag)
         tokens = {i: "st_" + secrets.token_urlsafe(24) for i, k in enumerate(kinds) if k == REMOTE}
         meta = MatchMeta(
-            id=secrets.token_hex(8), game=game.spec.name, rules_version=game.spec.rules_version,
+            id=match_id, game=game.spec.name, rules_version=game.spec.rules_version,
             players=len(kinds), options=options, seed=seed,
             seats=[self._describe_seat(k) for k in kinds], created_at=time.time(),
             token_hashes=[token_hash(tokens[i]) if i in tokens else None for i in range(len(kinds))],
-            labels=dict(labels or {}), limits=dict(limits or {}))
+            labels=dict(labels or {}), limits=dict(limits or {}), seed_salt=salt,
+            seed_commitment=seedlib.commitment(seed, salt),
+            seed_group=seed_group or seedlib.solo_group(match_id))
         live = self._live_after(game, meta, None, state, 0)
         self.store.create(meta, live, self.automated_seat(meta, live) is not None,
                           self.remote_due(meta, live))
@@ -180,7 +191,8 @@ class MatchService:
                 update_live(new_live)
                 new_live.result = self._result(game, meta, new_live, new_state)
             entry = {**MoveRecord(seat, move, live.version, sealed, by).to_dict(),
-                     "at": round(time.time(), 3), **(entry_extra or {})}
+                     "at": round(time.time(), 3), **(entry_extra or {}),
+                     **publicity(game, state, seat, move)}
             automated = self.automated_seat(meta, new_live) is not None
             done = self.store.commit(match_id, live.version, new_live, [entry], automated,
                                      idempotency or "", self.remote_due(meta, new_live))
@@ -226,6 +238,7 @@ class MatchService:
             hook.after_commit(meta, old, live)
         if live.status == MatchStatus.OVER and (old is None or old.status != live.status):
             self.store.archive.mark_finished(meta.id, time.time())
+            self._ended(meta)
             for hook in self._hooks:
                 hook.on_finish(meta, live)
 
@@ -286,89 +299,54 @@ class MatchService:
         """Seconds a remote seat of this match may take over one decision."""
         return meta.limits.get("remote_move_s", defaults.REMOTE_MOVE_S)
 
+    def _ended(self, meta: MatchMeta) -> None:
+        if meta.seed_group:
+            self.seeds.ended(meta.seed_group, meta.id)
+
     def abort(self, match_id: str, reason: str) -> Live:
-        """Stop a match for a service-side reason; it is never rated."""
+        """Stop a match for a service-side reason; it is never rated as such.
+
+        A match labelled `replay_on_abort` (rated arena matches) is replayed on its seed by
+        whoever owns it (the arena's on_finish); its seed group is grown by one first, so the
+        seed stays hidden until the replay ends too.
+        """
         meta, _ = self.load(match_id)
+        reserved = False
         for _ in range(defaults.COMMIT_ATTEMPTS):
             live = self.store.live(match_id)
             if live.status != MatchStatus.ACTIVE:
+                if reserved:  # it ended by itself meanwhile: no replay will come
+                    self.seeds.release(meta.seed_group, meta.id)
                 raise MatchOver(f"match {match_id} is already {live.status}")
+            if meta.labels.get("replay_on_abort") and meta.seed_group and not reserved:
+                self.seeds.reserve(meta.seed_group)
+                reserved = True
             new_live = Live(**{**live.__dict__, "version": live.version + 1,
                                "status": MatchStatus.ABORTED.value, "pending": [],
                                "result": {"termination": "aborted", "reason": reason}})
             if self.store.commit(match_id, live.version, new_live, []):
                 self.store.archive.mark_finished(match_id, time.time())
+                self._ended(meta)
                 for hook in self._hooks:
                     hook.after_commit(meta, live, new_live)
                     hook.on_finish(meta, new_live)
                 return new_live
+        if reserved:
+            self.seeds.release(meta.seed_group, meta.id)
         raise MatchBusy(f"match {match_id} is too busy to abort; try again")
 
-    # -- what seats and spectators see ----------------------------------------------------
-
-    def summary(self, meta: MatchMeta, live: Live, viewer: int | None) -> dict:
-        """The match as `viewer` (a seat, or None for a spectator) may see it."""
-        game = self.games.get(meta.game)
-        state = self.state(meta, live)
-        decisions = game.pending(state) if live.status == MatchStatus.ACTIVE else ()
-        return {
-            "id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
-            "players": meta.players, "options": meta.options, "status": live.status,
-            "version": live.version, "you": viewer,
-            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
-            "to_act": [{"seat": d.seat, "decision": d.kind, "sealed": d.sealed}
-                       for d in decisions],
-            "result": live.result, "labels": meta.labels,
-            "created_at": meta.created_at, "updated_at": live.updated_at,
-            "view": game.view(state, viewer),
-        }
-
-    def prompt(self, match_id: str, seat: int, wait: float = 0.0) -> dict:
-        """`seat`'s pending decision and legal moves; waits up to `wait` s for a change."""
-        meta, live = self.load(match_id)
-        if wait > 0 and live.status == MatchStatus.ACTIVE and seat not in live.pending:
-            live = self.store.wait_for_change(match_id, live.version, wait) or live
-        game = self.games.get(meta.game)
-        state = self.state(meta, live)
-        decision = engine.decision_for(game, state, seat) if live.status == MatchStatus.ACTIVE else None
-        return {
-            "match": meta.id, "game": meta.game, "seat": seat, "version": live.version,
-            "status": live.status, "must_act": decision is not None,
-            "decision": decision.to_dict() if decision else None,
-            "legal_moves": game.legal_moves(state, seat) if decision else [],
-            "view": game.view(state, seat), "result": live.result,
-        }
-
-    def log(self, match_id: str, viewer: int | None) -> dict:
-        """The match record; while it runs, the seed and others' hidden moves are withheld."""
-        meta, live = self.load(match_id)
-        game = self.games.get(meta.game)
-        finished = live.status != MatchStatus.ACTIVE
-        entries = [e if finished else _redact(game, e, viewer) for e in self.store.log(match_id)]
-        return {
-            "match": meta.id, "game": meta.game, "rules_version": meta.rules_version,
-            "players": meta.players, "options": meta.options,
-            "seed": meta.seed if finished else None,
-            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
-            "labels": meta.labels, "limits": meta.limits, "created_at": meta.created_at,
-            "status": live.status, "version": live.version, "moves": entries,
-            "result": live.result,
-        }
-
-
-def _redact(game, entry: dict, viewer: int | None) -> dict:
-    """A log entry as `viewer` may see it while the match runs."""
-    if entry["seat"] == viewer:
-        return entry
-    if entry.get("sealed"):
-        return {**entry, "move": None, "hidden": True}
-    shown = game.redact_move(entry["move"], entry["seat"], viewer)
-    return {**entry, "move": shown, "hidden": True} if shown is None else {**entry, "move": shown}
-
+    def link_replay(self, match_id: str, replay_id: str) -> None:
+        """Note in an aborted match's result the match that replays it (`replayed_by`)."""
+        for _ in range(defaults.COMMIT_ATTEMPTS):
+            live = self.store.live(match_id)
+            result = {**(live.result or {}), "replayed_by": replay_id}
+            new_live = Live(**{**live.__dict__, "version": live.version + 1, "result": result})
+            if self.store.commit(match_id, live.version, new_live, []):
+                return
 
 def new_seed() -> int:
     """A fresh random match seed."""
     return secrets.randbelow(MAX_SEED)
 
 
-__all__ = ["Created", "MatchService", "RefereeError", "new_seed", "token_hash"]
+__all__ = ["Caller", "Created", "MatchService", "RefereeError", "new_seed", "token_hash"]

@@ -10,7 +10,9 @@ A `Plugin` may contribute (every field is optional):
   `SeatDriver` (referee/service/drivers.py).
 - `attach(service, settings)`: the plug-in's object over one `MatchService`, kept as
   `service.extensions[name]`; it receives the service hooks `after_commit(meta, old, live)` and
-  `on_finish(meta, live)` (subclass `ServiceHooks` and override what you need).
+  `on_finish(meta, live)`, and is asked `may_see_seat(meta, seat, caller)` (an access plug-in
+  admits a bot's owner to its seat's failure details) (subclass `ServiceHooks` and override
+  what you need).
 - `api()`: flask-smorest blueprints under /v1 (documented in the OpenAPI document).
 - `pages()`: Flask blueprints outside /v1 (server-rendered web pages).
 - `request_hooks()`: Flask before-request functions, run in order before every request; one
@@ -39,6 +41,11 @@ class ServiceHooks:
 
     def on_finish(self, meta, live) -> None:
         """A match ended (over or aborted); called once, by the process that ended it."""
+
+    def may_see_seat(self, meta, seat: int, caller) -> bool:
+        """Whether `caller` (a disclosure.Caller) may see seat `seat`'s private details while
+        the match runs, beyond its seat token (e.g. the account owning the bot in it)."""
+        return False
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ def created_body(created, seed_chosen: bool) -> dict:
             "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)]}
     if seed_chosen:  # a seed the service drew stays secret until the match ends
         data["seed"] = meta.seed
+    data["seed_commitment"] = {"commitment": meta.seed_commitment or None,
+                               "group": meta.seed_group or None}
     return data
 
 

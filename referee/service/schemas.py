@@ -156,6 +156,8 @@ class MatchCreatedSchema(_Open):
                          metadata={"description": "seat number -> secret bearer token"})
     seats = fields.List(fields.Nested(SeatSchema))
     status = fields.String()
+    seed_commitment = fields.Dict(metadata={"description": "the seed's commitment (sha256 of "
+                                                           "seed and salt) and seed group"})
 
 
 class ToActSchema(_Open):
@@ -179,7 +181,10 @@ class MatchSchema(_Open):
     labels = fields.Dict()
     created_at = fields.Float()
     updated_at = fields.Float()
-    view = fields.Dict(metadata=VIEW_REF)
+    view = fields.Dict(allow_none=True, metadata={
+        **VIEW_REF, "description": "null for others while the match shares its seed with a "
+                                   "match that still runs (a tournament's rotations)"})
+    seed_commitment = fields.Nested(lambda: SeedCommitmentSchema())
 
 
 class MatchListSchema(_Open):
@@ -247,7 +252,10 @@ class LogSchema(_Open):
     rules_version = fields.String()
     players = fields.Integer()
     options = fields.Dict()
-    seed = fields.Integer(allow_none=True, metadata={"description": "null until the match ends"})
+    seed = fields.Integer(allow_none=True, metadata={"description": "null until this match "
+                                                                    "and every match sharing its "
+                                                                    "seed are over"})
+    seed_commitment = fields.Nested(lambda: SeedCommitmentSchema())
     seats = fields.List(fields.Nested(SeatSchema))
     labels = fields.Dict()
     limits = fields.Dict()
@@ -256,6 +264,16 @@ class LogSchema(_Open):
     version = fields.Integer()
     moves = fields.List(fields.Nested(LogEntrySchema))
     result = fields.Dict(allow_none=True)
+
+
+class SeedCommitmentSchema(_Open):
+    commitment = fields.String(allow_none=True, metadata={
+        "description": "sha256 hex of f\"{seed}:{salt}\", published at creation"})
+    formula = fields.String()
+    group = fields.String(allow_none=True, metadata={"description": "matches sharing the seed"})
+    revealed = fields.Boolean()
+    seed = fields.Integer(allow_none=True, metadata={"description": "null until revealed"})
+    salt = fields.String(allow_none=True, metadata={"description": "null until revealed"})
 
 
 class ProblemSchema(_Open):

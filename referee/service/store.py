@@ -1,7 +1,8 @@
 """Matches in Redis: immutable meta, the live record (state + version) and the move log.
 
 Keys, under one prefix per match (`<prefix>:m:<id>:`):
-  meta   JSON, written once: game, rules version, players, options, seed, seats, labels
+  meta   JSON, written once: game, rules version, players, options, seed, seats, labels,
+         the seed's salt, commitment and group
   live   JSON: version, status, the full game state, pending seats, result, forfeits
   log    list of JSON move records, one per version
   events pub/sub channel: the new version is published on every commit
@@ -75,6 +76,9 @@ class MatchMeta:
     token_hashes: list     # sha256 of each remote seat's token (None for automated seats)
     labels: dict = field(default_factory=dict)   # e.g. {"tournament": id, "rated": true}
     limits: dict = field(default_factory=dict)   # arena time limits and failure policy
+    seed_salt: str = ""         # revealed with the seed (referee/service/seeds.py)
+    seed_commitment: str = ""   # sha256 of seed and salt, public from creation ("" before)
+    seed_group: str = ""        # matches sharing the seed; "" for matches stored before groups
 
     def seat_kind(self, seat: int) -> str:
         """The kind of seat `seat`: remote, builtin:<name> or bot:<bot id>."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from referee_client import render
 from referee_client.render import Renderer, renderer_for
 from referee_client.render.generic import outline
@@ -101,3 +103,51 @@ def test_yinzi_components_come_from_the_view():
     finally:
         yz.learn(view)
     assert yz.GOOD_OF["W01"] == parts["workshops"]["W01"]
+
+
+def test_yinzi_slot_and_benefit_texts_come_from_the_game_description():
+    """The register and Administration lines read what each slot and space does from
+    GET /v1/games/yinzi-ming's board, so a data change on the service shows at once; without
+    a description the renderer still names them."""
+    from referee.core import engine
+    from referee.games import GAMES
+    from referee.service.described import describe
+
+    game = GAMES.get("yinzi-ming")
+    view = game.view(engine.start(game, 2, None, 1)[1], 0)
+    info = json.loads(json.dumps(describe(game)))
+    text = renderer_for("yinzi-ming", info).view(view, 0)
+    assert "Tax Exemption: no tax for 1 of your Workshops in this round's Regulation" in text
+    assert "B2 River Permit: +2 transport points for this Directive turn" in text
+    slots = info["board"]["bonus_slots"]["value"]["value"]
+    slots[0]["text"] = "+7 Sapeques at once"
+    assert "Imperial Audience: +7 Sapeques at once" in renderer_for("yinzi-ming", info).view(
+        view, 0)
+    bare = renderer_for("yinzi-ming").view(view, 0)
+    assert "5 Tax Exemption" in bare and "B6 Imperial Commendation" in bare
+
+
+def test_the_dschunke_renderer_takes_the_board_from_the_game_description():
+    """Ring, goods and rounds come from GET /v1/games/dschunke's board when served; the last
+    reveal of the round just ended is shown until the next poker."""
+    from referee.core import engine
+    from referee.games.dschunke import GAME
+
+    board = GAME.board()
+    board["rounds"] = {"description": "test", "value": {"value": 12, "status": "PROPOSAL",
+                                                        "source": "a test's own number"}}
+    renderer = renderer_for("dschunke", {"board": board})
+    _, state = engine.start(GAME, 3, {}, 4)
+    text = renderer.view(GAME.view(state, 0), 0)
+    assert "round 1 of 12" in text
+    assert renderer_for("dschunke").rounds == 10  # no description served: the built-in number
+    view = GAME.view(state, 0)
+    view["poker"] = None
+    view["last_poker"] = {"round": 3, "reveal": {
+        "round": 2, "bids": [{"stake": {"white": 2}, "valid": True}, None,
+                             {"stake": {"white": 1, "brown": 1}, "valid": False}],
+        "winners": {"white": [0]}, "paid": [4, 0, 0], "s_winner": None,
+        "settled": ["white"], "any_valid": True}}
+    text = renderer.view(view, 0)
+    assert "goods poker of round 3, final reveal (bidding round 2): red 2 white, won 4; " \
+           "green 1 white, 1 brown (void)" in text

@@ -175,7 +175,7 @@ class Gops(KitGame):
                 s["bids"][other] = new
         return s
 
-    def redact_move(self, move, seat, viewer):
+    def public_move(self, state, seat, move):
         """Bids are sealed anyway; nothing else is secret."""
         return move
 

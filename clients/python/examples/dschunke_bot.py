@@ -85,7 +85,7 @@ def card_play_value(view: dict, move: dict) -> float:
         # an extra action is best used on a well-stocked junk, and never kept past round 10
         return now if last or mine >= 2 * S.CRATES or S.rounds_left(view) <= 2 else -1.0
     if move["type"] == "move_strip":
-        source, to, owner = move["from"], move["to"], move["owner"]
+        source, to, owner = move["from"], move["to"], move["owner_seat"]
         after = dict(junks)
         layers = [list(layer) for layer in junks[source]]
         layers[-1].remove(owner)
@@ -215,7 +215,7 @@ def relocate_merchant(view: dict, moves: list, decision: dict) -> dict:
 
 def place_strip(view: dict, moves: list, decision: dict) -> dict:
     """Set-up variant: lay the neighbour's strip where it gains them least (and us most)."""
-    owner = decision["prompt"].get("owner", view["you"])
+    owner = decision["prompt"].get("owner_seat", view["you"])
     junks = S.board(view)
 
     def gain(move):

@@ -64,19 +64,31 @@ def start_space(pos: yz.Position, legal: list[dict]) -> dict:
 
 def merchant(pos: yz.Position, legal: list[dict]) -> dict:
     """The register slot whose benefit, Crop tile and place in turn order are worth most."""
-    sales = min(3, sum(c for _, _, c in pos.field_peasants()))
-    gain = {1: pos.sv, 2: yz.advance_value(pos) if pos.st["ambassador"] < yz.TRACK_LAST else 0,
-            3: pos.stone_value(), 4: sales * pos.sv,
-            5: 2.0 * (len(pos.shops) + (pos.want_workshop() and pos.st["stone"] > 0))}
-
     def score(move):
         slot = pos.view["register"][move["slot"] - 1]
         tile = 0.0
         if slot["tile"] and slot["cost"] <= pos.st["sapeques"] and pos.st["peasants"] >= 2:
             tile = max(0.0, tile_value(pos, slot))
-        return gain[move["slot"]] + tile + 0.1 * (5 - move["slot"])
+        return slot_gain(pos, slot) + tile + 0.1 * (5 - move["slot"])
     # with the option exchange_in_bonus_turn, exchanges are offered here too: not needed
     return max((m for m in legal if m["type"] == "merchant"), key=score)
+
+
+def slot_gain(pos: yz.Position, slot: dict) -> float:
+    """A register slot's benefit in VP, from the effect the view gives (kind and amount)."""
+    effect = slot.get("effect") or yz.SLOT_EFFECTS[slot["slot"]]
+    kind, n = effect["kind"], effect["amount"]
+    if kind == "sapeques":
+        return n * pos.sv
+    if kind == "ambassador":
+        return min(n, yz.TRACK_LAST - pos.st["ambassador"]) * yz.advance_value(pos)
+    if kind == "stone":
+        return pos.stone_value() + 0.2 * (n - 1)
+    if kind == "sale_bonus":
+        return n * min(3, sum(c for _, _, c in pos.field_peasants())) * pos.sv
+    if kind == "tax_exempt":  # 2 VP (a Yinzi of tax) per Workshop exempted
+        return 2.0 * min(n, len(pos.shops) + (pos.want_workshop() and pos.st["stone"] > 0))
+    return 0.0
 
 
 def crop_tile(pos: yz.Position, legal: list[dict]) -> dict:

@@ -21,6 +21,10 @@ DOUBLE = {"rice", "maize", "salt"}
 UPGRADE = {2: (3, 2), 3: (5, 3)}
 """Level -> (Sapeques it costs, VP it adds)."""
 RATE = {space: space + 1 for space in range(1, 7)}
+SLOT_EFFECTS = {1: {"kind": "sapeques", "amount": 1}, 2: {"kind": "ambassador", "amount": 1},
+                3: {"kind": "stone", "amount": 1}, 4: {"kind": "sale_bonus", "amount": 1},
+                5: {"kind": "tax_exempt", "amount": 99}}
+"""Register slot -> its benefit, for views that do not carry it (rules 1-3)."""
 ROUNDS, TRACK_LAST = 4, 6
 
 
@@ -110,9 +114,23 @@ class Position:
                     out.append((prov, i, crop, (3 if m["high_demand"] == crop else 2) + broker))
         return out
 
+    def slot_effect(self, kind: str) -> tuple[dict | None, int]:
+        """(register slot, amount) of the benefit of `kind` (from the view, else the copy)."""
+        for slot in self.view["register"]:
+            effect = slot.get("effect") or SLOT_EFFECTS[slot["slot"]]
+            if effect["kind"] == kind:
+                return slot, effect["amount"]
+        return None, 0
+
     def broker(self) -> int:
-        """+1 Sapeque a sale when our Merchant is on the Market Broker slot (4)."""
-        return 1 if self.view["register"][3]["merchant"] == self.me else 0
+        """Extra Sapeques a sale when our Merchant is on the Market Broker slot."""
+        slot, amount = self.slot_effect("sale_bonus")
+        return amount if slot and slot["merchant"] == self.me else 0
+
+    def exempt(self) -> int:
+        """Workshops whose tax our Merchant on the Tax Exemption slot waives this round."""
+        slot, amount = self.slot_effect("tax_exempt")
+        return amount if slot and slot["merchant"] == self.me else 0
 
     def ship_slots(self, good: str) -> int:
         """Vacant slots for `good` on the Ships at the Port."""
@@ -177,8 +195,9 @@ class Position:
 
     def workshop_value(self, wid: str) -> float:
         """Building tile `wid` now: 1 VP, the Goods the Ships at the Port will take from it
-        (4 VP each; full Ships sail only in Maintenance, so their vacant slots for this Good
-        bound it), the upgrades it opens, minus 2 VP of tax a round."""
+        (4 VP each; Ships sail only in Maintenance, so the vacant slots for this Good at the
+        Port now bound it: a cautious estimate), the upgrades it opens, minus 2 VP of tax a
+        round."""
         good = GOOD_OF[wid]
         rounds = ROUNDS - self.round + 1
         slots = max(0, self.ship_slots(good) - self.goods_waiting(good))
@@ -186,7 +205,7 @@ class Position:
         supply = sum(c for _, k, c in self.field_peasants() if k == crop)
         feed = 0.65 + 0.1 * min(supply, 2)  # its crop must be deployed, sold, then produced
         shipments = min(slots, 1.2 * rounds) * feed + 0.3
-        exempt = 1 if self.view["register"][4]["merchant"] == self.me else 0
+        exempt = 1 if self.exempt() > len(self.shops) else 0
         upgrades = 1.0 if rounds >= 2 else 0.3
         stone = 0 if self.st["stone"] else 1.0
         return 1 + 4 * shipments + upgrades - 2 * (rounds - exempt) - stone
@@ -276,7 +295,8 @@ def ships(pos: Position) -> list[tuple[float, dict]]:
             wants = SHIPS[p["ship"]][1]
             good = GOOD_OF[wid]
             if good in wants and p["slots"][wants.index(good)] is None:
-                # filling a Ship's last slot makes it sail, and a new Ship brings new slots
+                # a full Ship sails in Maintenance under either ships_sail rule: slightly
+                # prefer completing one
                 last = 0.1 if sum(o is None for o in p["slots"]) == 1 else 0
                 out.append((4.0 + last, {"type": "ship", "workshop": wid, "ship": p["ship"]}))
     return out

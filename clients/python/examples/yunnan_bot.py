@@ -24,7 +24,7 @@ except ImportError:  # run from a checkout without `pip install -e .`: use the c
     from referee_client.botkit import run
 
 from yunnan_strategy import (END_VP, INCOME, MARKET, NPROV, TEAHOUSE_VP, Planner, Position,
-                             TravelModel, bridge_value, post_value)
+                             TravelModel, bridge_value, indexed, post_value)
 import yunnan_bidding as bidding
 
 
@@ -33,7 +33,7 @@ def choose(request: dict) -> dict:
     legal = request["legal_moves"]
     if len(legal) == 1:
         return legal[0]
-    pos = Position(request["view"], request["seat"])
+    pos = Position(indexed(request["view"]), request["seat"])
     kind = request["decision"]["kind"]
     handler = HANDLERS.get(kind)
     move = handler(pos, legal) if handler else None

@@ -36,6 +36,27 @@ def bank_payout(total: int) -> int:
     return max(coins for low, coins in BANK_BANDS if total >= low)
 
 
+def indexed(view: dict) -> dict:
+    """The view with its named places as indices (the planner counts along the road).
+
+    The service names a single province or gorge (horse, guards, Gorge Blocker, bridges,
+    the journey, where to displace) as moves do; this model works with their positions in
+    `provinces` and `gorges`.
+    """
+    prov = {name: i for i, name in enumerate(view["provinces"])}
+    gorge = {gid: g for g, gid in enumerate(view["gorges"])}
+    out = dict(view)
+    out["horse"] = [prov[h] for h in view["horse"]]
+    out["guards"] = [None if g is None else prov[g] for g in view["guards"]]
+    out["blocker"] = None if view["blocker"] is None else gorge[view["blocker"]]
+    out["bridges"] = [[gorge[g] for g in row] for row in view["bridges"]]
+    out["displace_at"] = None if view["displace_at"] is None else prov[view["displace_at"]]
+    if view["journey"] is not None:
+        out["journey"] = {"at": prov[view["journey"]["at"]],
+                          "visited": [prov[i] for i in view["journey"]["visited"]]}
+    return out
+
+
 class Position:
     """One seat's view, with the facts the heuristics need precomputed."""
 

@@ -1,14 +1,9 @@
-"""Small helpers every phase uses: errors, seat order, goods sources, special-card holdings."""
+"""Small helpers every phase uses: seat order, goods sources, special-card holdings."""
 
 from __future__ import annotations
 
-from referee.core import IllegalMove
+from referee.core.kit import rule_error
 from referee.games.dschunke.data import ANY_JUNK, CARDS, GOODS, TWO_PLAYER
-
-
-def illegal(rule: str, message: str):
-    """Raise the IllegalMove of `rule`, its message naming the rule and the values involved."""
-    raise IllegalMove(f"move.illegal.{rule}", f"rule '{rule}': {message}")
 
 
 def seat_in_order(state: dict, index: int) -> int:
@@ -40,7 +35,7 @@ def play_card(state: dict, seat: int, kind: str) -> None:
         if record["card"] == kind:
             seat_state["played"].append(seat_state["cards"].pop(i))
             return
-    illegal("special_card", f"seat {seat} holds no {kind!r} card")
+    raise rule_error("special_card", f"seat {seat} holds no {kind!r} card")
 
 
 # -- goods on the junks -----------------------------------------------------------------

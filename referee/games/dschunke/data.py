@@ -28,6 +28,9 @@ CRATES = BOARD["cargo"]["crates_per_strip"]
 STRIPS = BOARD["cargo"]["strips_per_player"]
 ACTIONS: dict = BOARD["actions"]
 MERCHANTS: dict = BOARD["merchants"]
+"""The three merchants, named by the action each carries out: load, take, sell."""
+MERCHANT_ORDER: tuple[str, ...] = tuple(MERCHANTS)
+"""The merchants in table order: the order moves list them in (stable across storage)."""
 TRACKS: dict = {name: {"players": t["players"], "spaces": t["spaces"]}
                 for name, t in BOARD["tracks"].items()}
 EVENTS: list = BOARD["events"]

@@ -108,6 +108,7 @@ def enter_poker(state: dict) -> None:
     """Phase 4: the goods poker, as many bidding rounds as it takes."""
     state["phase"] = 4
     state["poker"] = {"round": 0, "bids": [None] * state["players"], "reveal": None}
+    state["last_poker"] = None
     start_poker_round(state)
 
 
@@ -137,7 +138,13 @@ def continue_poker(state: dict) -> None:
 
 
 def end_round(state: dict) -> None:
-    """Phases 5 and 6: figures advance, the start player passes on; or the game ends."""
+    """Phases 5 and 6: figures advance, the start player passes on; or the game ends.
+
+    The poker's last reveal stays on the table (`last_poker`) until the next poker starts:
+    "All reveal simultaneously", so everyone sees the round's final bids and payments too.
+    """
+    reveal = state["poker"]["reveal"] if state["poker"] is not None else None
+    state["last_poker"] = {"round": state["round"], "reveal": reveal} if reveal else None
     if state["round"] >= ROUNDS:
         state["stage"] = {"kind": "over"}
         return

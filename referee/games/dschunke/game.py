@@ -1,23 +1,13 @@
-"""The Dschunke game object: decisions, legal moves and moves dispatched to the phase modules."""
+"""The Dschunke game object, declared into the game kit: decisions, rules and hooks."""
 
 from __future__ import annotations
 
-from referee.core import Decision, Game, IllegalMove, InvalidPlayers
-from referee.core.copying import deep_copy
-from referee.games.dschunke import (actions, flow, hidden, phase1, phase3, poker, scoring,
-                                    setup, specials, state as state_mod, views)
-from referee.games.dschunke.data import GOODS, MARKET, SCORING
+from referee.core import InvalidPlayers
+from referee.core.kit import LEGAL, DecisionKind, KitGame, Rule, no_check
+from referee.games.dschunke import (actions, described, flow, hidden, material, phase1, phase3,
+                                    poker, scoring, setup, specials, state as state_mod, views)
+from referee.games.dschunke.data import GOODS, MARKET, SCORING, is_open_card
 from referee.games.dschunke.spec import SPEC
-
-_TURN = ("merchant", "assistant", "pass", "move_strip", "extra_action")
-_AFTER = ("done", "move_strip", "extra_action")
-MOVE_TYPES = {
-    "place_merchant": ("place_merchant",), "place_strip": ("place_strip",),
-    "trade_window": ("trade_goods", "pass"), "trade": ("swap", "done"),
-    "choose_stack": ("choose_stack",), "take_card": ("take_card",), "s_reward": ("s_reward",),
-    "action": _TURN, "after_action": _AFTER, "take_goods": ("take_goods",),
-    "relocate_merchant": ("relocate_merchant",), "resupply": ("resupply", "done"),
-}
 
 
 def decision_kind(state: dict) -> str | None:
@@ -52,14 +42,65 @@ def _prompt(state: dict, kind: str, seat: int) -> dict:
     if kind == "s_reward":
         return {"yuan": SCORING["last_round_s_yuan"]}
     if kind == "place_strip":
-        return {"owner": setup.strip_owner(state, seat), "held": stage["held"][seat]}
+        return {"owner_seat": setup.strip_owner(state, seat), "held": stage["held"][seat]}
     return {"round": state["round"]}
 
 
-class Dschunke(Game):
-    """Dschunke on the rules core; the state is a plain dict (see state.py)."""
+def _bid_prompt(state: dict, seat: int) -> dict:
+    steps = state["poker"]["bids"][seat]["steps"]
+    return {"goods": GOODS[steps], "step": steps + 1, "of": len(GOODS),
+            "open": flow.open_colours(state), "market": MARKET[state["market"]["card"]]}
+
+
+# Phase-2 turns list their candidates through actions.turn_candidates, which keeps only the
+# actions their checks allow (and pass only when none is): trusted as LEGAL, so a turn is not
+# checked twice; audit_listing confirms every one over playouts (test_dschunke_kit).
+_CARD_RULES = (Rule("move_strip", actions.check_move_strip, actions.move_strip, listing=LEGAL),
+               Rule("extra_action", actions.check_extra_action, actions.extra_action,
+                    listing=LEGAL))
+_ACTION = (Rule("merchant", actions.check_merchant, actions.use_merchant, listing=LEGAL),
+           Rule("assistant", actions.check_assistant, actions.use_assistant, listing=LEGAL),
+           Rule("pass", actions.check_pass, actions.turn_pass, listing=LEGAL)) + _CARD_RULES
+_AFTER = (Rule("done", no_check, actions.turn_done),) + _CARD_RULES
+
+
+class Dschunke(KitGame):
+    """Dschunke on the game kit; the state is a plain dict (see state.py)."""
 
     spec = SPEC
+    decisions = (
+        DecisionKind("place_merchant", (Rule("place_merchant", setup.check_place_merchant,
+                                             setup.place_merchant, setup.merchant_candidates),)),
+        DecisionKind("place_strip", (Rule("place_strip", setup.check_place_strip,
+                                          setup.place_strip, setup.strip_candidates),)),
+        DecisionKind("trade_window", (Rule("trade_goods", phase1.check_trade, phase1.play_trade),
+                                      Rule("pass", no_check, phase1.window_pass)),
+                     candidates=phase1.window_candidates),
+        DecisionKind("trade", (Rule("swap", phase1.check_swap, phase1.swap),
+                               Rule("done", phase1.check_trade_done, phase1.trade_done)),
+                     candidates=phase1.trade_candidates),
+        DecisionKind("choose_stack", (Rule("choose_stack", specials.check_choose_stack,
+                                           specials.choose_stack, specials.stack_candidates),)),
+        DecisionKind("take_card", (Rule("take_card", specials.check_take_card,
+                                        specials.take_card, specials.card_candidates),)),
+        DecisionKind("s_reward", (Rule("s_reward", specials.check_reward,
+                                       specials.choose_reward, specials.reward_candidates),)),
+        DecisionKind("action", _ACTION, candidates=actions.turn_candidates),
+        DecisionKind("after_action", _AFTER, candidates=actions.turn_candidates),
+        DecisionKind("take_goods", (Rule("take_goods", actions.check_take_goods,
+                                         actions.take_goods, actions.take_candidates),)),
+        DecisionKind("relocate_merchant", (Rule("relocate_merchant", actions.check_relocate,
+                                                actions.relocate,
+                                                actions.relocate_candidates),)),
+        DecisionKind("resupply", (Rule("resupply", phase3.check_resupply, phase3.resupply,
+                                       phase3.resupply_candidates),
+                                  Rule("done", no_check, phase3.resupply_done,
+                                       lambda s, seat: [{"type": "done"}]))),
+        DecisionKind("bid", (Rule("bid", poker.check_bid, poker.bid, poker.bid_candidates,
+                                  LEGAL),),
+                     sealed=True),
+    )
+    state_schema = state_mod.STATE
 
     def check_setup(self, players, options):
         """3-4 players; exactly 2 with the fan variant option (which needs 2).
@@ -78,50 +119,26 @@ class Dschunke(Game):
         """Goods dealt, decks shuffled, cargo laid; the first decision pending."""
         return setup.new_state(players, options, seed)
 
-    def pending(self, state):
+    def awaiting(self, state):
         """The sealed bidders in the poker, or the one seat deciding now; () once over."""
         kind = decision_kind(state)
-        if kind is None:
-            if state["stage"]["kind"] == "over":
-                return ()
-            return tuple(Decision(seat, "bid", ("bid",), sealed=True,
-                                  prompt=self._bid_prompt(state, seat))
-                         for seat in poker.bidding(state))
-        seat = views.deciding_seat(state)
-        return (Decision(seat, kind, MOVE_TYPES[kind], prompt=_prompt(state, kind, seat)),)
+        if kind is not None:
+            return ((views.deciding_seat(state), kind, _TYPES[kind]),)
+        if state["stage"]["kind"] == "over":
+            return ()
+        return tuple((seat, "bid", _BID) for seat in poker.bidding(state))
 
-    @staticmethod
-    def _bid_prompt(state, seat):
-        steps = state["poker"]["bids"][seat]["steps"]
-        return {"goods": GOODS[steps], "step": steps + 1, "of": len(GOODS),
-                "open": flow.open_colours(state), "market": MARKET[state["market"]["card"]]}
+    def prompt(self, state, seat, kind):
+        """What the decision is about: the bid's colour and market, a stack's cards, ..."""
+        return _bid_prompt(state, seat) if kind == "bid" else _prompt(state, kind, seat)
 
-    def legal_moves(self, state, seat):
-        """Every legal move of the seat's pending decision (finite, small lists)."""
-        kind = decision_kind(state)
-        if kind is None:
-            if state["stage"]["kind"] == "bid" and seat in poker.bidding(state):
-                return poker.bid_moves(state, seat)
-            return []
-        if seat != views.deciding_seat(state):
-            return []
-        return _LEGAL[kind](state, seat)
+    def settle(self, state):
+        """End a phase-2 turn once nothing more can be decided in it."""
+        flow.settle_action(state)
 
-    def apply(self, state, seat, move):
-        """Check the move against the rules and return the new state (the input is untouched)."""
-        kind = decision_kind(state)
-        if kind is None and state["stage"]["kind"] == "bid":
-            kind = "bid" if seat in poker.bidding(state) else None
-        elif kind is not None and seat != views.deciding_seat(state):
-            kind = None
-        handler = _APPLY.get((kind, move.get("type")))
-        if handler is None:
-            raise IllegalMove("move.illegal.turn", f"rule 'turn': seat {seat} cannot play a "
-                              f"{move.get('type')!r} move now (pending: {kind})")
-        new = deep_copy(state)
-        handler(new, seat, move)
-        flow.settle_action(new)
-        return new
+    def check_state(self, state):
+        """Counts per player, pieces conserved, the stage consistent with the table."""
+        state_mod.check(state)
 
     def view(self, state, seat):
         """What `seat` may see (None: a spectator)."""
@@ -131,76 +148,39 @@ class Dschunke(Game):
         """Final scores and ranks once the tenth round is over."""
         return scoring.outcome(state) if views.is_over(state) else None
 
-    def to_dict(self, state):
-        """The full state (it is plain data already)."""
-        return deep_copy(state)
+    def standing(self, state):
+        """The final-score formula applied now (cash, card and ship bonuses), to adjudicate a
+        match stopped at its move cap."""
+        return [float(row["total"]) for row in scoring.breakdown(state)]
 
-    def from_dict(self, data):
-        """A validated copy of a stored state."""
-        state_mod.check(data)
-        return deep_copy(data)
+    def view_schema(self, spectator=False):
+        """The JSON Schema of a seat's view (spectator: of the spectator's), described."""
+        return _SCHEMAS[bool(spectator)]
+
+    def board(self):
+        """The board, cards and set-up as tagged data, with one-line card and action texts."""
+        return material.board()
 
     def redetermine(self, state, seat, rng):
         """Everything hidden from `seat` re-dealt consistently with what it knows."""
         return hidden.redetermine(state, seat, rng)
 
-    def redact_move(self, move, seat, viewer):
-        """Which special card another seat kept is secret; every other move is public."""
-        if move.get("type") == "take_card" and viewer != seat:
+    def public_move(self, state, seat, move):
+        """Which hidden special card a seat kept is secret (a permanent card is laid face up,
+        so it is public); every other move is public, a bid once revealed."""
+        if move.get("type") == "take_card" and not is_open_card(move["card"]):
             return {"type": "take_card"}
         return move
 
-
-_LEGAL = {
-    "place_merchant": lambda s, seat: [{"type": "place_merchant", "junk": j}
-                                       for j in setup.free_merchant_junks(s)],
-    "place_strip": lambda s, seat: [{"type": "place_strip", "junk": j} for j in
-                                    setup.placeable_junks(s, setup.strip_owner(s, seat))],
-    "trade_window": phase1.window_moves,
-    "trade": phase1.trade_moves,
-    "choose_stack": lambda s, seat: [{"type": "choose_stack", "stack": k}
-                                     for k in specials.stack_choices(s)],
-    "take_card": lambda s, seat: [{"type": "take_card", "card": c}
-                                  for c in sorted(set(s["stacks"][s["stage"]["looking"]]))],
-    "s_reward": lambda s, seat: [{"type": "s_reward", "choice": c}
-                                 for c in specials.s_reward_choices(s)],
-    "action": actions.turn_moves,
-    "after_action": actions.turn_moves,
-    "take_goods": lambda s, seat: [{"type": "take_goods", "goods": g, "junk": j}
-                                   for g, j in actions.take_options(s)],
-    "relocate_merchant": lambda s, seat: actions.relocate_moves(s),
-    "resupply": lambda s, seat: phase3.resupply_moves(s),
-}
-
-def _call(handler, *fields):
-    """A move handler calling `handler(state, seat, *move[fields])`."""
-    return lambda state, seat, move: handler(state, seat, *(move[f] for f in fields))
+    def reveals(self, state):
+        """The goods poker's reveals so far: every sealed bid laid before one is public."""
+        return state["reveals"]
 
 
-_APPLY = {
-    ("place_merchant", "place_merchant"): _call(setup.place_merchant, "junk"),
-    ("place_strip", "place_strip"): _call(setup.place_strip, "junk"),
-    ("trade_window", "pass"): _call(phase1.window_pass),
-    ("trade_window", "trade_goods"): _call(phase1.play_trade),
-    ("trade", "swap"): _call(phase1.swap, "give", "take", "junk"),
-    ("trade", "done"): _call(phase1.trade_done),
-    ("choose_stack", "choose_stack"): _call(specials.choose_stack, "stack"),
-    ("take_card", "take_card"): _call(specials.take_card, "card"),
-    ("s_reward", "s_reward"): _call(specials.choose_reward, "choice"),
-    ("take_goods", "take_goods"): _call(actions.take_goods, "goods", "junk"),
-    ("relocate_merchant", "relocate_merchant"): _call(actions.relocate, "junk"),
-    ("resupply", "resupply"): _call(phase3.resupply, "goods", "junk"),
-    ("resupply", "done"): _call(phase3.resupply_done),
-    ("bid", "bid"): _call(poker.bid, "goods", "count"),
-}
-for _kind in ("action", "after_action"):
-    _APPLY.update({
-        (_kind, "merchant"): _call(actions.use_merchant, "merchant"),
-        (_kind, "assistant"): _call(actions.use_assistant, "assistant", "junk"),
-        (_kind, "pass"): _call(actions.turn_pass),
-        (_kind, "done"): _call(actions.turn_done),
-        (_kind, "move_strip"): _call(actions.move_strip, "from", "owner", "to"),
-        (_kind, "extra_action"): _call(actions.extra_action, "card"),
-    })
+_SCHEMAS = {spectator: described.view_schema(spectator) for spectator in (False, True)}
+"""The two view schemas, built once."""
+_TYPES = {d.kind: d.move_types for d in Dschunke.decisions}
+"""Each decision's move types, named in `awaiting` so they are not rebuilt per call."""
+_BID = _TYPES["bid"]
 
 GAME = Dschunke()

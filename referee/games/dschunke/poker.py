@@ -8,8 +8,9 @@ laid; such a bid counts as no bid and its cards come back.
 
 from __future__ import annotations
 
+from referee.core.kit import rule_error
 from referee.games.dschunke import flow, specials
-from referee.games.dschunke.common import holds_open, illegal, return_cards
+from referee.games.dschunke.common import holds_open, return_cards
 from referee.games.dschunke.data import GOODS, MARKET
 
 
@@ -24,22 +25,28 @@ def bidding(state: dict) -> list[int]:
             if b is not None and b["steps"] < len(GOODS)]
 
 
-def bid_moves(state: dict, seat: int) -> list[dict]:
+def bid_candidates(state: dict, seat: int) -> list[dict]:
     """0 up to all held cards of the colour asked now."""
     goods = bid_colour(state, seat)
     return [{"type": "bid", "goods": goods, "count": k}
             for k in range(state["seats"][seat]["hand"][goods] + 1)]
 
 
-def bid(state: dict, seat: int, goods: str, count: int) -> None:
-    """Lay `count` cards of `goods` face down; reveal when every seat's bid is complete."""
+def check_bid(state: dict, seat: int, move: dict) -> None:
+    """The colour asked now, at most the cards of it held."""
+    goods, count = move["goods"], move["count"]
     expected = bid_colour(state, seat)
     if goods != expected:
-        illegal("bid", f"bids are laid colour by colour in the order {list(GOODS)}; "
-                f"say how many {expected} cards you lay now")
+        raise rule_error("bid", f"bids are laid colour by colour in the order {list(GOODS)}; "
+                         f"say how many {expected} cards you lay now")
     held = state["seats"][seat]["hand"][goods]
     if count > held:
-        illegal("bid", f"you hold {held} {goods} cards, not {count}")
+        raise rule_error("bid", f"you hold {held} {goods} cards, not {count}")
+
+
+def bid(state: dict, seat: int, move: dict) -> None:
+    """Lay `count` cards of `goods` face down; reveal when every seat's bid is complete."""
+    goods, count = move["goods"], move["count"]
     entry = state["poker"]["bids"][seat]
     state["seats"][seat]["hand"][goods] -= count
     if count:
@@ -106,6 +113,7 @@ def resolve(state: dict) -> None:
     poker["reveal"] = {"round": poker["round"], "bids": rows, "winners": won, "paid": paid,
                        "s_winner": s_winner, "settled": settled, "any_valid": bool(valid)}
     poker["bids"] = [None] * state["players"]
+    state["reveals"] += 1  # every sealed bid so far is now public
     if s_winner is not None:
         specials.enter_s_reward(state, s_winner)
     else:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from referee.core import Rng
+from referee.core.kit import rule_error
 from referee.games.dschunke import flow
 from referee.games.dschunke.board import load_strip, strip_count, strips_of
-from referee.games.dschunke.common import illegal
-from referee.games.dschunke.data import (GOODS, JUNKS, MARKET, MERCHANTS, PER_TYPE, SETUP,
+from referee.games.dschunke.data import (GOODS, JUNKS, MARKET, MERCHANT_ORDER, MERCHANTS,
+                                         PER_TYPE, SETUP,
                                          STACK_SIZES, STRIPS, TWO_PLAYER, special_deck,
                                          tracks_in_play)
 
@@ -22,16 +23,16 @@ def new_state(players: int, options: dict, seed: int) -> dict:
         "market": {"deck": rng.shuffled(range(len(MARKET))), "card": None, "settled": [],
                    "seen": []},
         "junks": {j: {"layers": []} for j in JUNKS},
-        "merchants": {m: {"junk": None, "used": False} for m in sorted(MERCHANTS)},
+        "merchants": {m: {"junk": None, "used": False} for m in MERCHANT_ORDER},
         "hidden_merchants": None,
         "assistants": {} if two else {t: {"used": False} for t in tracks_in_play(players)},
         "seats": [_new_seat() for _ in range(players)],
         "supply": {}, "store": None, "stacks": _deal_stacks(rng), "clock": 0,
-        "announced": None, "poker": None, "stage": None,
+        "announced": None, "poker": None, "last_poker": None, "reveals": 0, "stage": None,
     }
     _deal_goods(state, rng, two)
     if options["setup_variant"]:
-        state["hidden_merchants"] = rng.shuffled(sorted(MERCHANTS))
+        state["hidden_merchants"] = rng.shuffled(MERCHANT_ORDER)
         state["stage"] = {"kind": "place_merchant"}
         return state
     for merchant, info in MERCHANTS.items():
@@ -116,25 +117,45 @@ def free_merchant_junks(state: dict) -> list[str]:
     return [j for j in JUNKS if j not in taken]
 
 
-def place_merchant(state: dict, seat: int, junk: str) -> None:
+def merchant_candidates(state: dict, seat: int) -> list[dict]:
+    """Set-up variant: the next merchant goes on a junk without one."""
+    return [{"type": "place_merchant", "junk": j} for j in free_merchant_junks(state)]
+
+
+def check_place_merchant(state: dict, seat: int, move: dict) -> None:
+    """A merchant goes on a junk without one."""
+    if move["junk"] not in free_merchant_junks(state):
+        raise rule_error("place_merchant", f"junk {move['junk']} already has a merchant")
+
+
+def place_merchant(state: dict, seat: int, move: dict) -> None:
     """The start player puts the next face-down merchant (unknown to all) on a free junk."""
-    if junk not in free_merchant_junks(state):
-        illegal("place_merchant", f"junk {junk} already has a merchant")
     placed = sum(1 for m in state["merchants"].values() if m["junk"] is not None)
-    state["merchants"][state["hidden_merchants"][placed]]["junk"] = junk
+    state["merchants"][state["hidden_merchants"][placed]]["junk"] = move["junk"]
     if placed + 1 == len(MERCHANTS):
         state["stage"] = {"kind": "place_strip", "i": 0,
                           "held": [strips_passed(state)] * state["players"]}
 
 
-def place_strip(state: dict, seat: int, junk: str) -> None:
+def strip_candidates(state: dict, seat: int) -> list[dict]:
+    """Set-up variant: the junks with room for one more strip of the owner's colour."""
+    return [{"type": "place_strip", "junk": j}
+            for j in placeable_junks(state, strip_owner(state, seat))]
+
+
+def check_place_strip(state: dict, seat: int, move: dict) -> None:
+    """The junk must take one more set-up strip of the owner's colour."""
+    owner, junk = strip_owner(state, seat), move["junk"]
+    if junk not in placeable_junks(state, owner):
+        raise rule_error("place_strip", f"junk {junk} cannot take another set-up strip of "
+                         f"seat {owner} (it holds "
+                         f"{strip_count(state['junks'][junk]['layers'])} strips)")
+
+
+def place_strip(state: dict, seat: int, move: dict) -> None:
     """Place one held strip; after the last one the merchants are revealed and round 1 starts."""
     stage = state["stage"]
-    owner = strip_owner(state, seat)
-    if junk not in placeable_junks(state, owner):
-        illegal("place_strip", f"junk {junk} cannot take another set-up strip of seat {owner} "
-                f"(it holds {strip_count(state['junks'][junk]['layers'])} strips)")
-    _place(state, junk, owner)
+    _place(state, move["junk"], strip_owner(state, seat))
     stage["held"][seat] -= 1
     stage["i"] += 1
     if any(stage["held"]):

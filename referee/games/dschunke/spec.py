@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from referee.core import GameSpec, MoveKind, OptionSpec
-from referee.games.dschunke.data import CARDS, GOODS, JUNKS, MERCHANTS, STACKS, TRACKS
+from referee.games.dschunke.data import CARDS, GOODS, JUNKS, MERCHANT_ORDER, STACKS, TRACKS
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"
 
 _JUNK = {"type": "string", "enum": list(JUNKS)}
 _GOODS = {"type": "string", "enum": list(GOODS)}
@@ -60,9 +60,10 @@ MOVES = (
     MoveKind("s_reward", "Round 10: the S winner takes 3 yuan or a special card (chosen "
              "before looking).", {"choice": {"type": "string", "enum": ["yuan", "card"]}},
              ("choice",), {"type": "s_reward", "choice": "yuan"}),
-    MoveKind("merchant", "Phase 2: use an unused merchant's action on the junk it stands on.",
-             {"merchant": {"type": "string", "enum": sorted(MERCHANTS)}}, ("merchant",),
-             {"type": "merchant", "merchant": "yellow"}),
+    MoveKind("merchant", "Phase 2: use an unused merchant's action on the junk it stands on. "
+             "The merchants are named by their action: load (2 strips), take (goods), sell "
+             "(cargo).", {"merchant": {"type": "string", "enum": list(MERCHANT_ORDER)}},
+             ("merchant",), {"type": "merchant", "merchant": "sell"}),
     MoveKind("assistant", "Phase 2: use an unused assistant's current action on a junk "
              "without a merchant.", {"assistant": {"type": "string", "enum": sorted(TRACKS)},
                                      "junk": _JUNK}, ("assistant", "junk"),
@@ -72,10 +73,11 @@ MOVES = (
              {"goods": _GOODS, "junk": _JUNK}, ("goods", "junk"),
              {"type": "take_goods", "goods": "brown", "junk": "brown"}),
     MoveKind("move_strip", "Play Move Cargo Strip on your phase-2 turn: move a top-layer strip "
-             "of colour `owner` (a seat) from one junk onto another.",
-             {"from": _JUNK, "owner": {"type": "integer", "minimum": 0}, "to": _JUNK},
-             ("from", "owner", "to"),
-             {"type": "move_strip", "from": "brown", "owner": 1, "to": "white"}),
+             "of seat `owner_seat` (the seat number whose colour the strip has) from one junk "
+             "onto another.",
+             {"from": _JUNK, "owner_seat": {"type": "integer", "minimum": 0}, "to": _JUNK},
+             ("from", "owner_seat", "to"),
+             {"type": "move_strip", "from": "brown", "owner_seat": 1, "to": "white"}),
     MoveKind("extra_action", "Play an Extra Action card on your phase-2 turn (its action on "
              "its junk, whatever merchant stands there).",
              {"card": {"type": "string", "enum": _EXTRA}}, ("card",),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from referee.core.kit import rule_error
 from referee.games.dschunke import flow
-from referee.games.dschunke.common import illegal
 from referee.games.dschunke.data import ROUNDS, SCORING, STACKS, is_open_card
 
 
@@ -14,34 +14,50 @@ def stack_choices(state: dict) -> list[int]:
     return [k for k in range(STACKS) if state["stacks"][k] and k not in chosen]
 
 
-def choose_stack(state: dict, seat: int, stack: int) -> None:
-    """Start looking through `stack` (the seat now sees its contents)."""
-    stage = state["stage"]
-    if stage["kind"] == "s_reward" and stage["step"] != "stack":
-        illegal("choose_stack", "in round 10 choose 3 yuan or a card first (s_reward move)")
-    if stage.get("looking") is not None:
-        illegal("choose_stack", f"you are already looking through stack {stage['looking']}")
+def stack_candidates(state: dict, seat: int) -> list[dict]:
+    """The stacks the seat may look through."""
+    return [{"type": "choose_stack", "stack": k} for k in stack_choices(state)]
+
+
+def check_choose_stack(state: dict, seat: int, move: dict) -> None:
+    """A stack with cards that no earlier seat chose in this S event."""
+    stack = move["stack"]
     if stack not in stack_choices(state):
         why = "is empty" if not state["stacks"][stack] else "was chosen by another seat this event"
-        illegal("choose_stack", f"stack {stack} {why}; choose one of {stack_choices(state)}")
-    stage["looking"] = stack
+        raise rule_error("choose_stack", f"stack {stack} {why}; choose one of "
+                         f"{stack_choices(state)}")
+
+
+def choose_stack(state: dict, seat: int, move: dict) -> None:
+    """Start looking through `stack` (the seat now sees its contents)."""
+    stage = state["stage"]
+    stage["looking"] = move["stack"]
     if stage["kind"] == "s_event":
-        stage["chosen"].append(stack)
+        stage["chosen"].append(move["stack"])
     else:
         stage["step"] = "take"
 
 
-def take_card(state: dict, seat: int, kind: str) -> None:
+def card_candidates(state: dict, seat: int) -> list[dict]:
+    """Each kind of card in the stack looked through."""
+    return [{"type": "take_card", "card": c}
+            for c in sorted(set(state["stacks"][state["stage"]["looking"]]))]
+
+
+def check_take_card(state: dict, seat: int, move: dict) -> None:
+    """The card must be in the stack being looked through."""
+    stack = state["stage"]["looking"]
+    if move["card"] not in state["stacks"][stack]:
+        raise rule_error("take_card", f"stack {stack} holds no {move['card']!r} card; it holds "
+                         f"{sorted(set(state['stacks'][stack]))}")
+
+
+def take_card(state: dict, seat: int, move: dict) -> None:
     """Keep one card of the stack being looked through; the stack goes back, one card fewer."""
     stage = state["stage"]
-    stack = stage.get("looking")
-    if stack is None:
-        illegal("take_card", "choose a stack to look through first (choose_stack move)")
-    if kind not in state["stacks"][stack]:
-        illegal("take_card", f"stack {stack} holds no {kind!r} card; it holds "
-                f"{sorted(set(state['stacks'][stack]))}")
-    state["stacks"][stack].remove(kind)
-    keep_card(state, seat, kind, stack)
+    stack = stage["looking"]
+    state["stacks"][stack].remove(move["card"])
+    keep_card(state, seat, move["card"], stack)
     if stage["kind"] == "s_event":
         flow.enter_s_event(state, stage["event"], stage["i"] + 1, stage["chosen"])
     else:
@@ -73,16 +89,21 @@ def s_reward_choices(state: dict) -> list[str]:
     return ["yuan", "card"] if any(state["stacks"]) else ["yuan"]
 
 
-def choose_reward(state: dict, seat: int, choice: str) -> None:
+def reward_candidates(state: dict, seat: int) -> list[dict]:
+    """The round-10 rewards open now."""
+    return [{"type": "s_reward", "choice": c} for c in s_reward_choices(state)]
+
+
+def check_reward(state: dict, seat: int, move: dict) -> None:
+    """A card can be chosen only while a stack holds one."""
+    if move["choice"] not in s_reward_choices(state):
+        raise rule_error("s_reward", "every special-card stack is empty; take the 3 yuan")
+
+
+def choose_reward(state: dict, seat: int, move: dict) -> None:
     """Round 10: take the 3 yuan, or go on to choose a stack (before looking, FAQ Q7)."""
-    stage = state["stage"]
-    if stage["step"] != "choose":
-        illegal("s_reward", "the choice between 3 yuan and a card is only made in round 10, "
-                "before looking")
-    if choice not in s_reward_choices(state):
-        illegal("s_reward", "every special-card stack is empty; take the 3 yuan")
-    if choice == "yuan":
+    if move["choice"] == "yuan":
         state["seats"][seat]["cash"] += SCORING["last_round_s_yuan"]
         flow.continue_poker(state)
     else:
-        stage["step"] = "stack"
+        state["stage"]["step"] = "stack"

@@ -41,6 +41,7 @@ def view(state: dict, viewer: int | None) -> dict:
         "announced": state["announced"],
         "stage": _stage(state),
         "poker": _poker(state, viewer),
+        "last_poker": state["last_poker"],
     }
     if over:
         data["final"] = breakdown(state)

@@ -2,22 +2,8 @@
 
 from __future__ import annotations
 
-from referee.core import IllegalMove
+from referee.core.kit import rule_error
 from referee.games.yinzi_ming import data
-
-
-def fail(rule: str, message: str):
-    """Raise IllegalMove with code `move.illegal.<rule>` and a message naming the rule."""
-    raise IllegalMove(rule, f"rule '{rule.split('.')[0]}': {message}")
-
-
-def accepts(handler, s, seat: int, move: dict) -> bool:
-    """Whether `handler` would accept `move` (a dry run: the state is not touched)."""
-    try:
-        handler(s, seat, move, True)
-    except IllegalMove:
-        return False
-    return True
 
 
 def unattended(s, sid: str) -> bool:
@@ -60,19 +46,11 @@ def rate(s) -> int:
     return data.RATE[s["dial"]]
 
 
-def pay(s, seat: int, amount: int, rule: str, what: str) -> None:
-    """Take `amount` Sapeques from `seat`, or fail naming the rule: money never goes negative."""
-    have = s["seats"][seat]["sapeques"]
-    if have < amount:
-        fail(f"{rule}.sapeques", f"{what} costs {amount} Sapeques, you have {have}")
-    s["seats"][seat]["sapeques"] = have - amount
-
-
 def need(s, seat: int, item: str, amount: int, rule: str, what: str) -> None:
     """Fail unless `seat` holds at least `amount` of `item` (stone, peasants, overseers...)."""
     have = s["seats"][seat][item]
     if have < amount:
-        fail(f"{rule}.{item}", f"{what} needs {amount} {item}, you have {have}")
+        raise rule_error(f"{rule}.{item}", f"{what} needs {amount} {item}, you have {have}")
 
 
 def broker(s, seat: int) -> int:
@@ -118,11 +96,13 @@ def check_transport(s, seat: int, turn, src: str, dst: str, rule: str, what: str
     """Fail unless the move fits the allowance; returns (cost, uses the Yangtze)."""
     cost, river = move_cost(s, turn, src, dst)
     if cost is None:
-        fail(f"{rule}.transport", f"{what}: there is no way from {src} to {dst}")
+        raise rule_error(f"{rule}.transport", f"{what}: there is no way from {src} to {dst}")
     left = allowance_left(s, seat, turn)
     if cost > left:
-        fail(f"{rule}.transport", f"{what} costs {cost} transport point(s) from {src} to {dst}, "
-                                  f"you have {left} left this turn")
+        raise rule_error(
+            f"{rule}.transport",
+            f"{what} costs {cost} transport point(s) from {src} to {dst}, "
+            f"you have {left} left this turn")
     return cost, river
 
 
@@ -143,8 +123,10 @@ def check_supply_transport(s, seat: int, turn, peasants: int, rule: str, what: s
     cost = supply_cost(s, peasants)
     left = allowance_left(s, seat, turn)
     if cost > left:
-        fail(f"{rule}.transport", f"{what}: {peasants} Peasant(s) from the supply at the Port "
-                                  f"cost {cost} transport point(s), you have {left} left")
+        raise rule_error(
+            f"{rule}.transport",
+            f"{what}: {peasants} Peasant(s) from the supply at the Port "
+            f"cost {cost} transport point(s), you have {left} left")
     return cost
 
 

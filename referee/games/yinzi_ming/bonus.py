@@ -1,13 +1,13 @@
 """Setup placements and phase B: Merchants on the Bonus register, benefits, Crop tiles.
 
-Handlers follow `common`'s convention: `(s, seat, move, dry)`, raise IllegalMove naming the
-rule, return early at `dry`, else change `s`.
+Handlers follow `common`'s convention: `(s, seat, move, dry)`, raise a `rule_error`
+naming the rule, return early at `dry`, else change `s`.
 """
 
 from __future__ import annotations
 
 from referee.games.yinzi_ming import board, data, flow
-from referee.games.yinzi_ming.board import fail
+from referee.core.kit import Rule, accepts, one, rule_error
 
 
 def place_start(s, seat, move, dry) -> None:
@@ -15,10 +15,10 @@ def place_start(s, seat, move, dry) -> None:
     sid = move["space"]
     crop = board.crop(s, sid)
     if crop not in data.START_CROPS:
-        fail("place_start.crop", f"{sid} grows {crop}; starting Peasants go on "
-                                 f"{'/'.join(sorted(data.START_CROPS))}")
+        raise rule_error("place_start.crop", f"{sid} grows {crop}; starting Peasants go on "
+                                             f"{'/'.join(sorted(data.START_CROPS))}")
     if not board.unattended(s, sid):
-        fail("place_start.attended", f"{sid} is not unattended")
+        raise rule_error("place_start.attended", f"{sid} is not unattended")
     if dry:
         return
     board.place_peasants(s, seat, sid, data.START_PEASANTS)
@@ -30,8 +30,10 @@ def merchant(s, seat, move, dry) -> None:
     slot = move["slot"]
     holder = s["register"][slot - 1]["merchant"]
     if holder is not None:
-        fail("merchant.occupied", f"slot {slot} already holds the Merchant of seat {holder}; "
-                                  f"each space may hold one Merchant")
+        raise rule_error(
+            "merchant.occupied",
+            f"slot {slot} already holds the Merchant of seat {holder}; "
+            f"each space may hold one Merchant")
     if dry:
         return
     s["register"][slot - 1]["merchant"] = seat
@@ -67,20 +69,24 @@ def check_tile_purchase(s, seat: int, slot: int, field: str, turn, rule: str) ->
     """The checks a Crop tile purchase shares in phase B and Deploy; returns the tile."""
     tile = s["register"][slot - 1]["tile"]
     if tile is None:
-        fail(f"{rule}.no_tile", f"register slot {slot} has no Crop tile")
+        raise rule_error(f"{rule}.no_tile", f"register slot {slot} has no Crop tile")
     if not board.is_field(field):
-        fail(f"{rule}.not_field", f"{field} is not a Field")
+        raise rule_error(f"{rule}.not_field", f"{field} is not a Field")
     if not board.unattended(s, field):
-        fail(f"{rule}.attended", f"{field} is not an unattended Field")
+        raise rule_error(f"{rule}.attended", f"{field} is not an unattended Field")
     have = s["seats"][seat]["peasants"]
     if have < data.TILE_PEASANTS:
-        fail(f"{rule}.peasants", f"a Crop tile needs {data.TILE_PEASANTS} Peasants from your "
-                                 f"supply, you have {have}")
+        raise rule_error(
+            f"{rule}.peasants",
+            f"a Crop tile needs {data.TILE_PEASANTS} Peasants from your "
+            f"supply, you have {have}")
     board.check_supply_transport(s, seat, turn, data.TILE_PEASANTS, rule, "a Crop tile")
     cost = data.SLOT_COST[slot]
     if s["seats"][seat]["sapeques"] < cost:
-        fail(f"{rule}.sapeques", f"the Crop tile of slot {slot} costs {cost} Sapeques, you "
-                                 f"have {s['seats'][seat]['sapeques']}")
+        raise rule_error(
+            f"{rule}.sapeques",
+            f"the Crop tile of slot {slot} costs {cost} Sapeques, you "
+            f"have {s['seats'][seat]['sapeques']}")
     return tile
 
 
@@ -111,7 +117,7 @@ def decline(s, seat, move, dry) -> None:
 
 def buy_tile_moves(s, seat: int) -> list[dict]:
     """The legal purchases of the tile beside the Merchant's slot."""
-    return [m for m in _buy_candidates(s, seat) if board.accepts(buy_tile, s, seat, m)]
+    return [m for m in _buy_candidates(s, seat) if accepts(RULES["buy_tile"], s, seat, m)]
 
 
 def _buy_candidates(s, seat):
@@ -120,17 +126,14 @@ def _buy_candidates(s, seat):
     return [{"type": "buy_tile", "field": f} for f in board.unattended_fields(s)]
 
 
-CANDIDATES = {
-    "place_start": lambda s, seat: [{"type": "place_start", "space": sid}
-                                    for sid in data.SPACE_IDS
-                                    if board.crop(s, sid) in data.START_CROPS],
-    "merchant": lambda s, seat: [{"type": "merchant", "slot": i + 1}
-                                 for i, slot in enumerate(s["register"])
-                                 if slot["merchant"] is None],
-    "buy_tile": _buy_candidates,
-    "decline": lambda s, seat: [{"type": "decline"}],
-}
-"""Candidate moves per type; the handlers decide which are legal."""
-
-HANDLERS = {"place_start": place_start, "merchant": merchant, "buy_tile": buy_tile,
-            "decline": decline}
+RULES = {r.type: r for r in (
+    Rule.dry("place_start", place_start,
+             lambda s, seat: [{"type": "place_start", "space": sid} for sid in data.SPACE_IDS
+                              if board.crop(s, sid) in data.START_CROPS]),
+    Rule.dry("merchant", merchant,
+             lambda s, seat: [{"type": "merchant", "slot": i + 1}
+                              for i, slot in enumerate(s["register"]) if slot["merchant"] is None]),
+    Rule.dry("buy_tile", buy_tile, _buy_candidates),
+    Rule.dry("decline", decline, one("decline")),
+)}
+"""The rules of phase B and the setup placements: candidates, each checked by its handler."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from referee.games.yinzi_ming import board, data
-from referee.games.yinzi_ming.board import fail
+from referee.core.kit import ALIKE, Rule, one, rule_error
 from referee.games.yinzi_ming.bonus import buy_tile_now, check_tile_purchase
 
 
@@ -16,9 +16,11 @@ def check_action_left(s, rule: str) -> dict:
     """Fail when the Directive has no action left; returns the turn record."""
     turn = s["turn"]
     if turn["used"] >= turn["allowed"]:
-        fail(f"{rule}.no_action_left", f"this Directive's {turn['allowed']} action(s) are "
-                                       f"used up (add an Overseer for another, up to "
-                                       f"{data.MAX_ACTIONS})")
+        raise rule_error(
+            f"{rule}.no_action_left",
+            f"this Directive's {turn['allowed']} action(s) are "
+            f"used up (add an Overseer for another, up to "
+            f"{data.MAX_ACTIONS})")
     return turn
 
 
@@ -27,7 +29,9 @@ def advance(s, seat, move, dry) -> None:
     turn = check_action_left(s, "advance")
     st = s["seats"][seat]
     if st["ambassador"] >= data.TRACK_LAST:
-        fail("advance.track_end", f"your Ambassador is already on space {data.TRACK_LAST}")
+        raise rule_error(
+            "advance.track_end",
+            f"your Ambassador is already on space {data.TRACK_LAST}")
     if dry:
         return
     st["ambassador"] = min(st["ambassador"] + data.TRACK_STEP, data.TRACK_LAST)
@@ -39,14 +43,18 @@ def deploy(s, seat, move, dry) -> None:
     turn = check_action_left(s, "deploy")
     sid = move["space"]
     if not board.unattended(s, sid):
-        fail("deploy.attended", f"{sid} is not unattended")
+        raise rule_error("deploy.attended", f"{sid} is not unattended")
     count = board.peasants_for(board.crop(s, sid))
     if not count:
-        fail("deploy.crop", f"{sid} grows {board.crop(s, sid)}, which takes no Peasants")
+        raise rule_error(
+            "deploy.crop",
+            f"{sid} grows {board.crop(s, sid)}, which takes no Peasants")
     have = s["seats"][seat]["peasants"]
     if have < count:
-        fail("deploy.peasants", f"{sid} ({board.crop(s, sid)}) takes {count} Peasant(s), you "
-                                f"have {have} in your supply")
+        raise rule_error(
+            "deploy.peasants",
+            f"{sid} ({board.crop(s, sid)}) takes {count} Peasant(s), you "
+            f"have {have} in your supply")
     cost = board.check_supply_transport(s, seat, turn, count, "deploy", "Deploy")
     if dry:
         return
@@ -59,7 +67,7 @@ def deploy_tile(s, seat, move, dry) -> None:
     """Deploy's third option: buy a register tile and place it with 2 Peasants (once/Command)."""
     turn = check_action_left(s, "deploy_tile")
     if turn["tile_bought"]:
-        fail("deploy_tile.once", "you can buy a Crop tile only once per Command")
+        raise rule_error("deploy_tile.once", "you can buy a Crop tile only once per Command")
     check_tile_purchase(s, seat, move["slot"], move["field"], turn, "deploy_tile")
     if dry:
         return
@@ -74,18 +82,24 @@ def sell(s, seat, move, dry) -> None:
     sid, prov, index = move["space"], move["market"], move["index"]
     held = s["occupants"].get(sid)
     if held is None or held["owner"] != seat:
-        fail("sell.no_peasant", f"you have no Peasant on {sid}")
+        raise rule_error("sell.no_peasant", f"you have no Peasant on {sid}")
     market = s["markets"][prov]
     demands = data.MARKETS[market["tile"]]["spaces"]
     if index >= len(demands):
-        fail("sell.no_space", f"the {prov} market ({market['tile']}) has {len(demands)} spaces")
+        raise rule_error(
+            "sell.no_space",
+            f"the {prov} market ({market['tile']}) has {len(demands)} spaces")
     if market["spaces"][index] is not None:
-        fail("sell.occupied", f"space {index} of the {prov} market already holds a Peasant of "
-                              f"seat {market['spaces'][index]}")
+        raise rule_error(
+            "sell.occupied",
+            f"space {index} of the {prov} market already holds a Peasant of "
+            f"seat {market['spaces'][index]}")
     grown = board.crop(s, sid)
     if demands[index] != grown:
-        fail("sell.demand", f"space {index} of the {prov} market demands {demands[index]}, "
-                            f"{sid} grows {grown}")
+        raise rule_error(
+            "sell.demand",
+            f"space {index} of the {prov} market demands {demands[index]}, "
+            f"{sid} grows {grown}")
     cost, river = board.check_transport(s, seat, turn, board.province(sid), prov, "sell",
                                         "the sale")
     if dry:
@@ -99,25 +113,26 @@ def sell(s, seat, move, dry) -> None:
 
 
 def _check_build_fields(s, fields: list[str]) -> None:
-    if fields != sorted(fields, key=data.SPACE_ORDER.__getitem__):
-        fail("build.field_order", f"list the Fields in board order, not {fields}")
     provinces = {board.province(f) for f in fields}
     if data.BUILD_SAME_PROVINCE and len(provinces) != 1:
-        fail("build.province", f"a Workshop's Fields lie in one Province, not {sorted(provinces)}")
+        raise rule_error(
+            "build.province",
+            f"a Workshop's Fields lie in one Province, not {sorted(provinces)}")
     for f in fields:
         if f in s["covered"]:
-            fail("build.covered", f"{f} is under Workshop {s['covered'][f]}")
+            raise rule_error("build.covered", f"{f} is under Workshop {s['covered'][f]}")
         if not board.unattended(s, f):
-            fail("build.attended", f"{f} is not an unattended Field")
+            raise rule_error("build.attended", f"{f} is not an unattended Field")
 
 
 def build(s, seat, move, dry) -> None:
     """Pay 1 Stone, lay a displayed Workshop over 3 unattended Fields, mark it with an Overseer."""
     turn = check_action_left(s, "build")
-    tile, fields = move["tile"], move["fields"]
+    # Any order names the same three Fields (Decisions: build move); stored in board order.
+    tile, fields = move["tile"], sorted(move["fields"], key=data.SPACE_ORDER.__getitem__)
     if tile not in s["display"]:
         shown = [t for t in s["display"] if t is not None]
-        fail("build.not_displayed", f"Workshop {tile} is not in the display {shown}")
+        raise rule_error("build.not_displayed", f"Workshop {tile} is not in the display {shown}")
     _check_build_fields(s, fields)
     board.need(s, seat, "stone", data.BUILD_STONE, "build", "a Workshop")
     board.need(s, seat, "overseers", data.BUILD_OVERSEERS, "build", "a Workshop")
@@ -140,9 +155,11 @@ def upgrade(s, seat, move, dry) -> None:
     turn = check_action_left(s, "upgrade")
     shop = s["workshops"].get(move["workshop"])
     if shop is None or shop["owner"] != seat:
-        fail("upgrade.not_yours", f"you have no Workshop {move['workshop']}")
+        raise rule_error("upgrade.not_yours", f"you have no Workshop {move['workshop']}")
     if shop["level"] >= data.MAX_LEVEL:
-        fail("upgrade.max_level", f"Workshop {move['workshop']} is already Level {shop['level']}")
+        raise rule_error(
+            "upgrade.max_level",
+            f"Workshop {move['workshop']} is already Level {shop['level']}")
     cost = data.UPGRADE_COST[shop["level"] + 1]
     board.need(s, seat, "sapeques", cost, "upgrade", f"Level {shop['level'] + 1}")
     board.need(s, seat, "overseers", data.UPGRADE_OVERSEERS, "upgrade", "an upgrade")
@@ -161,7 +178,9 @@ def corrupt(s, seat, move, dry) -> None:
     b = move["benefit"]
     taken = s["admin"][b]
     if taken is not None:
-        fail("corrupt.occupied", f"{b} already holds an Overseer of seat {taken['owner']}")
+        raise rule_error(
+            "corrupt.occupied",
+            f"{b} already holds an Overseer of seat {taken['owner']}")
     board.need(s, seat, "overseers", data.CORRUPT_OVERSEERS, "corrupt", "Corrupt Administration")
     if dry:
         return
@@ -197,22 +216,24 @@ def _sell_candidates(s, seat):
     return moves
 
 
-CANDIDATES = {
-    "advance": lambda s, seat: [{"type": "advance"}],
-    "deploy": lambda s, seat: [{"type": "deploy", "space": sid} for sid in data.SPACE_IDS
-                               if board.unattended(s, sid)],
-    "deploy_tile": lambda s, seat: [{"type": "deploy_tile", "slot": i + 1, "field": f}
-                                    for i, slot in enumerate(s["register"])
-                                    if slot["tile"] is not None
-                                    for f in board.unattended_fields(s)],
-    "sell": _sell_candidates,
-    "build": _build_candidates,
-    "upgrade": lambda s, seat: [{"type": "upgrade", "workshop": w}
-                                for w in sorted(s["workshops"]) if s["workshops"][w]["owner"] == seat],
-    "corrupt": lambda s, seat: [{"type": "corrupt", "benefit": b} for b in data.BENEFIT_IDS
-                                if s["admin"][b] is None],
-}
-"""Candidate moves per type; the handlers decide which are legal."""
-
-HANDLERS = {"advance": advance, "deploy": deploy, "deploy_tile": deploy_tile, "sell": sell,
-            "build": build, "upgrade": upgrade, "corrupt": corrupt}
+RULES = {r.type: r for r in (
+    Rule.dry("advance", advance, one("advance")),
+    Rule.dry("deploy", deploy,
+             lambda s, seat: [{"type": "deploy", "space": sid} for sid in data.SPACE_IDS
+                              if board.unattended(s, sid)]),
+    Rule.dry("deploy_tile", deploy_tile,
+             lambda s, seat: [{"type": "deploy_tile", "slot": i + 1, "field": f}
+                              for i, slot in enumerate(s["register"]) if slot["tile"] is not None
+                              for f in board.unattended_fields(s)]),
+    Rule.dry("sell", sell, _sell_candidates),
+    # Build lists up to 3 x 4 x 56 Field triples, all legal or none (they differ only in
+    # what the checks do not look at); audit_listing in the tests confirms it over playouts.
+    Rule.dry("build", build, _build_candidates, ALIKE),
+    Rule.dry("upgrade", upgrade,
+             lambda s, seat: [{"type": "upgrade", "workshop": w} for w in sorted(s["workshops"])
+                              if s["workshops"][w]["owner"] == seat]),
+    Rule.dry("corrupt", corrupt,
+             lambda s, seat: [{"type": "corrupt", "benefit": b} for b in data.BENEFIT_IDS
+                              if s["admin"][b] is None]),
+)}
+"""The Command actions: candidates, each checked by its handler (Build: one check for all)."""

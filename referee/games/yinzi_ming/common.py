@@ -1,15 +1,15 @@
 """Moves open during your own turn: exchanges, Administration benefits, extra Overseers, done.
 
-Every handler has the signature `(s, seat, move, dry)`: it raises IllegalMove naming the rule
-when the move is not allowed, returns at `dry` without touching the state (that is how
-`legal_moves` filters candidates, so the listed moves are exactly the accepted ones), and
-otherwise changes `s`, the caller's private copy.
+Every handler has the signature `(s, seat, move, dry)` (the kit's `Rule.dry`): it raises a
+`rule_error` naming the rule when the move is not allowed, returns at `dry` without touching
+the state (that is how the kit's `legal_moves` checks candidates, so the listed moves are
+exactly the accepted ones), and otherwise changes `s`, the kit's private copy.
 """
 
 from __future__ import annotations
 
 from referee.games.yinzi_ming import board, data, flow, scoring
-from referee.games.yinzi_ming.board import fail
+from referee.core.kit import Rule, one, rule_error
 
 MINT = data.benefit_with("mint")
 
@@ -18,9 +18,11 @@ def _swap(s, seat: int, direction: str, buy: int, sell: int, rule: str, dry: boo
     """Buy 1 Yinzi for `buy` Sapeques, or sell 1 Yinzi for `sell` Sapeques (whole units)."""
     st = s["seats"][seat]
     if direction == "buy" and st["sapeques"] < buy:
-        fail(f"{rule}.sapeques", f"1 Yinzi costs {buy} Sapeques, you have {st['sapeques']}")
+        raise rule_error(
+            f"{rule}.sapeques",
+            f"1 Yinzi costs {buy} Sapeques, you have {st['sapeques']}")
     if direction == "sell" and st["yinzi"] < 1:
-        fail(f"{rule}.yinzi", "you have no Yinzi to exchange")
+        raise rule_error(f"{rule}.yinzi", "you have no Yinzi to exchange")
     if dry:
         return
     if direction == "buy":
@@ -40,10 +42,12 @@ def check_usable(s, seat: int, benefit: str, rule: str) -> None:
     taken = s["admin"].get(benefit)
     name = data.BENEFITS[benefit]["name"]
     if taken is None or taken["owner"] != seat:
-        fail(f"{rule}.not_held", f"you have no Overseer on {benefit} {name}")
+        raise rule_error(f"{rule}.not_held", f"you have no Overseer on {benefit} {name}")
     if taken["round"] == s["round"] and taken["phase"] == s["phase"]:
-        fail(f"{rule}.same_phase", f"{benefit} {name} was placed in this {s['phase']} phase "
-                                   f"(round {s['round']}); it may be used only in a later phase")
+        raise rule_error(
+            f"{rule}.same_phase",
+            f"{benefit} {name} was placed in this {s['phase']} phase "
+            f"(round {s['round']}); it may be used only in a later phase")
 
 
 def release(s, seat: int, benefit: str) -> None:
@@ -55,7 +59,7 @@ def release(s, seat: int, benefit: str) -> None:
 def mint(s, seat, move, dry) -> None:
     """Mint Contact (B4): one exchange at R-1 when buying (at least 1), R+1 when selling."""
     if MINT is None:
-        fail("mint.none", "there is no Mint Contact benefit")
+        raise rule_error("mint.none", "there is no Mint Contact benefit")
     check_usable(s, seat, MINT, "mint")
     effect, r = data.BENEFITS[MINT]["effect"], board.rate(s)
     buy = max(r + effect["buy_delta"], effect["min_rate"])
@@ -72,14 +76,20 @@ def benefit(s, seat, move, dry) -> None:
     kind, stage = effect["kind"], s["stage"]
     if kind == "tax_waiver":
         if stage != "step":
-            fail("benefit.timing", f"{b} Tax Waiver is used in your Regulation step")
+            raise rule_error("benefit.timing", f"{b} Tax Waiver is used in your Regulation step")
         if scoring.tax_owed(s, seat, s["turn"]["waived"]) == 0:
-            fail("benefit.no_tax", f"you owe no tax in this Regulation, {b} would be wasted")
+            raise rule_error(
+                "benefit.no_tax",
+                f"you owe no tax in this Regulation, {b} would be wasted")
     elif kind in ("transport", "extra_action") and stage != "act":
-        fail("benefit.timing", f"{b} {data.BENEFITS[b]['name']} is used during a Directive")
+        raise rule_error(
+            "benefit.timing",
+            f"{b} {data.BENEFITS[b]['name']} is used during a Directive")
     if kind == "extra_action" and s["turn"]["allowed"] >= data.MAX_ACTIONS:
-        fail("benefit.cap", f"this Directive already has {s['turn']['allowed']} actions, "
-                            f"the most is {data.MAX_ACTIONS}")
+        raise rule_error(
+            "benefit.cap",
+            f"this Directive already has {s['turn']['allowed']} actions, "
+            f"the most is {data.MAX_ACTIONS}")
     if dry:
         return
     release(s, seat, b)
@@ -102,10 +112,10 @@ def overseer(s, seat, move, dry) -> None:
     """An extra Overseer from your supply on this Directive's card: one more action (max 4)."""
     turn = s["turn"]
     if turn["allowed"] >= data.MAX_ACTIONS:
-        fail("overseer.cap", f"this Directive already has {turn['allowed']} actions, "
-                             f"the most is {data.MAX_ACTIONS}")
+        raise rule_error("overseer.cap", f"this Directive already has {turn['allowed']} actions, "
+                                         f"the most is {data.MAX_ACTIONS}")
     if s["seats"][seat]["overseers"] < 1:
-        fail("overseer.supply", "you have no Overseer left in your supply")
+        raise rule_error("overseer.supply", "you have no Overseer left in your supply")
     if dry:
         return
     st = s["seats"][seat]
@@ -134,15 +144,14 @@ def _directions(type_: str) -> list[dict]:
     return [{"type": type_, "direction": d} for d in ("buy", "sell")]
 
 
-CANDIDATES = {
-    "exchange": lambda s, seat: _directions("exchange"),
-    "mint": lambda s, seat: _directions("mint") if MINT and _holds(s, seat, MINT) else [],
-    "benefit": lambda s, seat: [{"type": "benefit", "benefit": b} for b in data.USABLE_BENEFITS
-                                if _holds(s, seat, b)],
-    "overseer": lambda s, seat: [{"type": "overseer"}],
-    "done": lambda s, seat: [{"type": "done"}],
-}
-"""Candidate moves per type; the handlers decide which are legal."""
-
-HANDLERS = {"exchange": exchange, "mint": mint, "benefit": benefit, "overseer": overseer,
-            "done": done}
+RULES = {r.type: r for r in (
+    Rule.dry("exchange", exchange, lambda s, seat: _directions("exchange")),
+    Rule.dry("mint", mint,
+             lambda s, seat: _directions("mint") if MINT and _holds(s, seat, MINT) else []),
+    Rule.dry("benefit", benefit,
+             lambda s, seat: [{"type": "benefit", "benefit": b} for b in data.USABLE_BENEFITS
+                              if _holds(s, seat, b)]),
+    Rule.dry("overseer", overseer, one("overseer")),
+    Rule.dry("done", done, one("done")),
+)}
+"""The moves of your own turn: candidates, each checked by its handler."""

@@ -6,7 +6,7 @@ Handlers follow `common`'s convention: `(s, seat, move, dry)`.
 from __future__ import annotations
 
 from referee.games.yinzi_ming import data
-from referee.games.yinzi_ming.board import fail
+from referee.core.kit import Rule, rule_error
 from referee.games.yinzi_ming.flow import new_directive
 
 
@@ -16,19 +16,25 @@ def revealed(s, seat: int, card: int) -> dict:
         if entry["card"] == card:
             return entry
     shown = [c["card"] for c in s["seats"][seat]["cards"]]
-    fail("directive.not_revealed", f"card {card} is not one of your revealed Order cards {shown}")
+    raise rule_error(
+        "directive.not_revealed",
+        f"card {card} is not one of your revealed Order cards {shown}")
 
 
 def command(s, seat, move, dry) -> None:
     """Top half: tuck the card under an empty action space; its lines give the actions."""
     entry = revealed(s, seat, move["card"])
     if entry["top"]:
-        fail("command.half_used", f"the top half of card {move['card']} was already used")
+        raise rule_error(
+            "command.half_used",
+            f"the top half of card {move['card']} was already used")
     action = move["action"]
     under = s["seats"][seat]["spaces"][action]
     if under is not None:
-        fail("command.repeat", f"your {action} space already holds card {under}: you may not "
-                               f"use the same Command action twice in a round")
+        raise rule_error(
+            "command.repeat",
+            f"your {action} space already holds card {under}: you may not "
+            f"use the same Command action twice in a round")
     if dry:
         return
     entry["top"] = True
@@ -42,10 +48,14 @@ def trade(s, seat, move, dry) -> None:
     """Bottom half (completion 5.6): Trade Directive with as many actions as its value."""
     entry = revealed(s, seat, move["card"])
     if entry["bottom"]:
-        fail("trade.half_used", f"the bottom half of card {move['card']} was already used")
+        raise rule_error(
+            "trade.half_used",
+            f"the bottom half of card {move['card']} was already used")
     if not entry["top"] and not s["options"]["command_after_trade"]:
-        fail("trade.top_first", f"option command_after_trade is off: use the top half of card "
-                                f"{move['card']} before its bottom half")
+        raise rule_error(
+            "trade.top_first",
+            f"option command_after_trade is off: use the top half of card "
+            f"{move['card']} before its bottom half")
     if dry:
         return
     entry["bottom"] = True
@@ -66,7 +76,6 @@ def _trade_candidates(s, seat):
             for c in s["seats"][seat]["cards"] if not c["bottom"]]
 
 
-CANDIDATES = {"command": _command_candidates, "trade": _trade_candidates}
-"""Candidate moves per type; the handlers decide which are legal."""
-
-HANDLERS = {"command": command, "trade": trade}
+RULES = {r.type: r for r in (Rule.dry("command", command, _command_candidates),
+                            Rule.dry("trade", trade, _trade_candidates))}
+"""Choosing a Directive: candidates, each checked by its handler."""

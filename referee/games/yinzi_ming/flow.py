@@ -143,11 +143,19 @@ def _clear_markets(s) -> None:
         s["markets"][prov] = {"tile": tile, "spaces": [None] * len(data.MARKETS[tile]["spaces"])}
 
 
+def sails(s, ship: dict) -> bool:
+    """Whether a Ship at the Port sails in Maintenance: when full, or (option `ships_sail`
+    'loaded', the default since rules 3) as soon as it carries at least one Good."""
+    loaded = sum(owner is not None for owner in ship["slots"])
+    return loaded == len(ship["slots"]) or (s["options"]["ships_sail"] == "loaded" and loaded > 0)
+
+
 def _sail_ships(s) -> None:
-    """Full Ships sail; the Port is refilled, reshuffling sailed Ships when the deck is empty."""
+    """Ships that sail leave; the Port is refilled, reshuffling sailed Ships when the deck is
+    empty."""
     staying = []
     for ship in s["port"]:
-        if all(owner is not None for owner in ship["slots"]):
+        if sails(s, ship):
             s["ships_sailed"].append(ship["ship"])
         else:
             staying.append(ship)

@@ -1,17 +1,14 @@
-"""Yinzi: Ming as a registered game: the decision cursor, legal moves and move dispatch."""
+"""Yinzi: Ming declared into the game kit: decision kinds, their rules, the decision cursor."""
 
 from __future__ import annotations
 
-from referee.core import Decision, Game, IllegalMove, InvalidState
-from referee.core.copying import deep_copy
-from referee.games.yinzi_ming import (board, bonus, commands, common, directives, scoring,
-                                      setup, state, trade, views)
+from referee.core.kit import DecisionKind, KitGame
+from referee.games.yinzi_ming import (board, bonus, commands, common, described, directives,
+                                      scoring, setup, state, trade, views)
 from referee.games.yinzi_ming.spec import SPEC
 
-HANDLERS = {**bonus.HANDLERS, **directives.HANDLERS, **commands.HANDLERS, **trade.HANDLERS,
-            **common.HANDLERS}
-CANDIDATES = {**bonus.CANDIDATES, **directives.CANDIDATES, **commands.CANDIDATES,
-              **trade.CANDIDATES, **common.CANDIDATES}
+RULES = {**bonus.RULES, **directives.RULES, **commands.RULES, **trade.RULES, **common.RULES}
+"""Every move type's Rule (candidates and the handler that checks and plays it)."""
 
 _TURN_MOVES = ("exchange", "mint", "benefit", "overseer", "done")
 _EXCHANGES = ("exchange", "mint")
@@ -21,10 +18,6 @@ COMMAND_MOVES = {
 }
 """Which moves each Command action space gives (the five actions of the fragment)."""
 TRADE_MOVES = ("produce", "ship", "quarry")
-BULK = {"build"}
-"""Move types whose candidates already satisfy every per-candidate check by construction, so
-one dry run decides them all (Build lists up to 3 x 4 x 56 Field triples); a test compares
-this shortcut with checking each candidate."""
 
 
 def decision_of(s) -> tuple[str, tuple[str, ...]] | None:
@@ -62,71 +55,62 @@ def _prompt(s) -> dict:
     return {"round": s["round"]}
 
 
-class YinziMing(Game):
-    """Yinzi: Ming on the rules core; the state is a plain dict (see `setup.setup`)."""
+def _kind(name: str, types: tuple[str, ...]) -> DecisionKind:
+    return DecisionKind(name, tuple(RULES[t] for t in types))
+
+
+class YinziMing(KitGame):
+    """Yinzi: Ming on the game kit; the state is a plain dict (see `setup.setup`)."""
 
     spec = SPEC
+    decisions = (
+        _kind("start_peasants", ("place_start",)),
+        _kind("merchant", ("merchant",) + _EXCHANGES),
+        _kind("crop_tile", ("buy_tile", "decline") + _EXCHANGES),
+        _kind("directive", ("command", "trade")),
+        _kind("trade", TRADE_MOVES + _TURN_MOVES),
+        *(_kind(f"command:{a}", moves + _TURN_MOVES) for a, moves in COMMAND_MOVES.items()),
+        _kind("regulation", ("exchange", "mint", "benefit", "done")),
+    )
+    state_schema = state.SCHEMA
 
     def setup(self, players, options, seed):
         """Seating, resources, decks, and the reverse-order starting placements pending."""
         return setup.setup(players, options, seed)
 
-    def pending(self, s):
-        """The active seat's single decision; empty once the final scores are in."""
+    def awaiting(self, s):
+        """The active seat's single decision, with the move types open now; () once over."""
         found = decision_of(s)
-        if found is None:
-            return ()
-        kind, types = found
-        return (Decision(s["active"], kind, types, prompt=_prompt(s)),)
+        return () if found is None else ((s["active"], *found),)
 
-    def legal_moves(self, s, seat):
-        """Every move the active seat's handlers accept, candidate by candidate."""
-        found = decision_of(s)
-        if found is None or seat != s["active"]:
-            return []
-        moves = []
-        for move_type in found[1]:
-            handler, candidates = HANDLERS[move_type], CANDIDATES[move_type](s, seat)
-            if move_type in BULK:
-                if candidates and board.accepts(handler, s, seat, candidates[0]):
-                    moves += candidates
-                continue
-            moves += [m for m in candidates if board.accepts(handler, s, seat, m)]
-        return moves
+    def prompt(self, s, seat, kind):
+        """Where the decision stands: the Directive's allowance, the tile on offer, the tax."""
+        return _prompt(s)
 
-    def apply(self, s, seat, move):
-        """Copy the state once, then let the move's handler check and change the copy."""
-        found = decision_of(s)
-        if found is None or seat != s["active"]:
-            raise IllegalMove("turn", f"rule 'turn': seat {seat} has no decision pending")
-        if move.get("type") not in found[1]:
-            raise IllegalMove("turn", f"rule 'turn': a {move.get('type')!r} move does not "
-                                      f"answer the {found[0]!r} decision")
-        new = deep_copy(s)
-        HANDLERS[move["type"]](new, seat, move, False)
-        return new
+    def check_state(self, s):
+        """Cursor, board and seats consistent; every piece, tile and card accounted for."""
+        state.check(s, SPEC)
 
     def view(self, s, seat):
         """Everything but deck orders and the seed (future rolls)."""
         return views.view(s, seat)
 
+    def view_schema(self, spectator=False):
+        """The JSON Schema of a seat's (or the spectator's) view, every property described."""
+        return described.view_schema(spectator)
+
+    def board(self):
+        """The seeds tables (tags kept), Bonus slot and Administration space texts."""
+        return described.board()
+
     def outcome(self, s):
         """Final VP and ranks (ties: Sapeques, then earlier turn order)."""
         return scoring.outcome(s)
 
-    def to_dict(self, s):
-        """The state is plain data already; a copy."""
-        return deep_copy(s)
-
-    def from_dict(self, d):
-        """Validate (keys, ranges, every piece accounted for), then copy."""
-        try:
-            state.validate(d, SPEC)
-        except InvalidState:
-            raise
-        except (KeyError, TypeError, AttributeError, ValueError, IndexError) as err:
-            raise InvalidState(f"invalid yinzi-ming state: {type(err).__name__}: {err}") from err
-        return deep_copy(d)
+    def standing(self, s):
+        """The final scoring applied to the position now (adjudicates a match stopped at its
+        move cap)."""
+        return [scoring.breakdown(s, seat)["total"] for seat in range(s["players"])]
 
     def redetermine(self, s, seat, rng):
         """Every deck reshuffled and future rolls re-seeded; nothing else is hidden."""

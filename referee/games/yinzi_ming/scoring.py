@@ -12,11 +12,14 @@ def workshops_of(s, seat: int) -> list[dict]:
 
 
 def tax_owed(s, seat: int, waived: bool = False) -> int:
-    """Yinzi due in Regulation: 1 per Workshop, none with Tax Exemption (slot 5) or a waiver."""
-    slot = data.EXEMPT_SLOT
-    if waived or (slot is not None and s["register"][slot - 1]["merchant"] == seat):
+    """Yinzi due in Regulation: 1 per Workshop, none with a waiver (B1); the Tax Exemption
+    slot's Merchant pays for none of their first `amount` Workshops."""
+    if waived:
         return 0
-    return data.TAX_PER_WORKSHOP * len(workshops_of(s, seat))
+    slot, shops = data.EXEMPT_SLOT, len(workshops_of(s, seat))
+    if slot is not None and s["register"][slot - 1]["merchant"] == seat:
+        shops = max(0, shops - data.SLOT_EFFECT[slot]["amount"])
+    return data.TAX_PER_WORKSHOP * shops
 
 
 def pay_tax(s, seat: int, waived: bool) -> None:

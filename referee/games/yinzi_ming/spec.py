@@ -5,7 +5,9 @@ from __future__ import annotations
 from referee.core import GameSpec, MoveKind, OptionSpec
 from referee.games.yinzi_ming import data
 
-RULES_VERSION = "1"
+RULES_VERSION = "4"
+"""2: a build names its three Fields in any order; 3: loaded Ships sail; 4: the register and
+starting Stone rebalanced (issue 13)."""
 
 OPTIONS = (
     OptionSpec("unattended_excludes_workshops", "bool", True,
@@ -29,6 +31,11 @@ OPTIONS = (
     OptionSpec("exclusive_trade_slots", "bool", False,
                "Each Trade action (Produce, Ship, Quarry) has (players - 1) slots per round; each "
                "use fills one; the slots clear in Maintenance."),
+    OptionSpec("ships_sail", "choice", "loaded",
+               "When a Ship at the Port sails in Maintenance. 'loaded' (the completion since "
+               "rules 3): every Ship carrying at least one Good sails and is replaced, so the "
+               "Port offers new demands each round. 'full' (rules 1-2): only a Ship whose every "
+               "slot is filled sails.", choices=("loaded", "full")),
     OptionSpec("exchange_in_bonus_turn", "bool", False,
                "The fragment's 'during your turn you may exchange' also covers your Bonus turn "
                "(phase B), e.g. to pay for a Crop tile. Off (the completion, 5.5): only in your "
@@ -76,7 +83,7 @@ MOVES = (
           {"space": _SPACE, "market": _PROVINCE, "index": _INDEX},
           {"space": "YZ1", "market": "yangzhou", "index": 0}),
     _kind("build", "Build: pay 1 Stone, place the displayed Workshop `tile` over 3 unattended "
-          "Fields of one Province (listed in board order), mark it with an Overseer.",
+          "Fields of one Province (in any order), mark it with an Overseer.",
           {"tile": _WORKSHOP, "fields": {"type": "array", "items": _FIELD,
                                          "minItems": data.BUILD_FIELDS,
                                          "maxItems": data.BUILD_FIELDS, "uniqueItems": True}},

@@ -1,155 +1,228 @@
-"""The state document and its validation: keys, ranges, and conservation of every piece.
+"""The state document's shape (a schema the kit checks) and the invariants a schema cannot say.
 
-The state is plain JSON-able data (see `setup.setup` for its shape). `validate` is linear in
-its size and checks what a corrupted or hand-edited document could get wrong: every tile and
-card exactly once somewhere, each player's 12 Peasants and 8 Overseers accounted for.
+The state is plain JSON-able data (see `setup.setup` for its shape). `SCHEMA` fixes every key,
+type and range; `check` (the kit's `check_state`) is linear in the state's size and checks what
+a corrupted or hand-edited document could still get wrong: one entry per player, the cursor
+consistent, every tile and card exactly once somewhere, each player's Peasants and Overseers
+accounted for. Each failure names the JSON path of the field at fault.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from referee.core import InvalidOptions, InvalidState
+from referee.core import InvalidOptions
+from referee.core.statecheck import (boolean, enum, integer, list_of, mapping, nat, nullable,
+                                     record, state_error)
 from referee.games.yinzi_ming import data
 
-KEYS = {"players", "options", "seed", "round", "phase", "stage", "order", "queue", "active",
-        "turn_no", "dial", "roll", "occupants", "tiles", "covered", "admin", "trade_slots", "seats", "turn", "final",
-        "markets", "market_deck", "market_discard", "register", "crop_deck", "crop_discard",
-        "display", "workshop_deck", "workshops", "port", "ship_deck", "ships_sailed"}
-SEAT_KEYS = {"sapeques", "yinzi", "stone", "ambassador", "peasants", "overseers", "ship_vp",
-             "tax_vp", "deck", "cards", "gone", "spaces", "turns"}
+SEAT_NO = nat(data.MAX_PLAYERS - 1)
+CARD = nat(len(data.CARDS) - 1)
+PHASES = ("placement", "bonus", "directives", "regulation", "over")
 STAGES = {"placement": {"place"}, "bonus": {"merchant", "crop_tile"},
           "directives": {"choose", "act"}, "regulation": {"step"}, "over": {None}}
+_TILE_ID = enum(*data.CROP_TILES)
+_WORKSHOP_ID = enum(*data.WORKSHOP_TILES)
+_SHIP_ID = enum(*data.SHIPS)
+_MARKET_ID = enum(*data.MARKETS)
+
+SEAT = record(
+    sapeques=nat(), yinzi=nat(), stone=nat(),
+    ambassador=integer(data.TRACK_FIRST, data.TRACK_LAST),
+    peasants=nat(data.PEASANTS), overseers=nat(data.OVERSEERS), ship_vp=nat(),
+    tax_vp=integer(maximum=0), deck=list_of(CARD), gone=list_of(CARD),
+    cards=list_of(record(card=CARD, top=boolean(), bottom=boolean(), overseers=nat()),
+                  max_items=data.REVEALED),
+    spaces=mapping(nullable(CARD), keys=data.ACTIONS, complete=True),
+    turns=nat(data.TURNS))
+
+_BONUS_TURN = record(seat=SEAT_NO, slot=integer(1, len(data.SLOTS)), moved=nat(), permit=nat())
+_DIRECTIVE_TURN = record(
+    seat=SEAT_NO, card=CARD, half=enum("top", "bottom"), action=nullable(enum(*data.ACTIONS)),
+    allowed=integer(1, data.MAX_ACTIONS), used=nat(data.MAX_ACTIONS), moved=nat(), permit=nat(),
+    yangtze=nat(), tile_bought=boolean(), refill_display=boolean(), refill_register=boolean())
+_REGULATION_TURN = record(seat=SEAT_NO, waived=boolean())
+
+_BREAKDOWN = mapping(integer())
+FINAL = record(scores=list_of(integer()), ranks=list_of(integer(1, data.MAX_PLAYERS)),
+               breakdown=list_of(_BREAKDOWN), final_rate=nat())
+
+SCHEMA = record(
+    players=integer(data.MIN_PLAYERS, data.MAX_PLAYERS),
+    options={"type": "object"},
+    seed=nat(),
+    round=integer(1, data.ROUNDS),
+    phase=enum(*PHASES),
+    stage=enum(*sorted(s for stages in STAGES.values() for s in stages if s), None),
+    order=list_of(SEAT_NO, min_items=data.MIN_PLAYERS, max_items=data.MAX_PLAYERS, unique=True),
+    queue=list_of(SEAT_NO, max_items=data.MAX_PLAYERS),
+    active=nullable(SEAT_NO),
+    turn_no=nat(),
+    dial=enum(*data.DIAL),
+    roll=nullable(integer(1, data.DIE)),
+    occupants=mapping(record(owner=SEAT_NO, count=integer(1, data.PEASANTS)),
+                      keys=data.SPACE_IDS),
+    tiles=mapping(_TILE_ID, keys=data.FIELD_IDS),
+    covered=mapping(_WORKSHOP_ID, keys=data.FIELD_IDS),
+    admin=mapping(nullable(record(owner=SEAT_NO, round=integer(1, data.ROUNDS),
+                                  phase=enum(*PHASES))),
+                  keys=data.BENEFIT_IDS, complete=True),
+    trade_slots=mapping(list_of(SEAT_NO), keys=data.TRADE_ACTIONS, complete=True),
+    seats=list_of(SEAT, min_items=data.MIN_PLAYERS, max_items=data.MAX_PLAYERS),
+    turn={"oneOf": [{"type": "null"}, _BONUS_TURN, _DIRECTIVE_TURN, _REGULATION_TURN]},
+    final=nullable(FINAL),
+    markets=mapping(record(tile=_MARKET_ID, spaces=list_of(nullable(SEAT_NO))),
+                    keys=data.PROVINCES, complete=True),
+    market_deck=list_of(_MARKET_ID), market_discard=list_of(_MARKET_ID),
+    register=list_of(record(tile=nullable(_TILE_ID), merchant=nullable(SEAT_NO)),
+                     len(data.SLOTS)),
+    crop_deck=list_of(_TILE_ID), crop_discard=list_of(_TILE_ID),
+    display=list_of(nullable(_WORKSHOP_ID), data.DISPLAY),
+    workshop_deck=list_of(_WORKSHOP_ID),
+    workshops=mapping(record(owner=SEAT_NO, province=enum(*data.PROVINCES),
+                             fields=list_of(enum(*data.FIELD_IDS), data.BUILD_FIELDS,
+                                            unique=True),
+                             level=integer(1, data.MAX_LEVEL), goods=nat(), produced=nat()),
+                      keys=data.WORKSHOP_TILES),
+    port=list_of(record(ship=_SHIP_ID, slots=list_of(nullable(SEAT_NO))),
+                 max_items=data.AT_PORT),
+    ship_deck=list_of(_SHIP_ID), ships_sailed=list_of(_SHIP_ID),
+)
+"""Every key of the state, its type and range; `check` does the rest."""
 
 
-def require(condition, message: str) -> None:
-    """Raise InvalidState with `message` unless `condition` holds."""
-    if not condition:
-        raise InvalidState(f"invalid yinzi-ming state: {message}")
-
-
-def _nat(value, what: str) -> None:
-    require(isinstance(value, int) and not isinstance(value, bool) and value >= 0,
-            f"{what} must be a non-negative integer, got {value!r}")
-
-
-def _exactly_once(found: list, expected, what: str) -> None:
-    counts = Counter(found)
-    require(set(counts) == set(expected) and all(c == 1 for c in counts.values()),
-            f"every {what} must be in exactly one place")
-
-
-def validate(s, spec) -> None:
-    """Raise InvalidState with the reason if `s` is not a consistent state."""
-    require(isinstance(s, dict), "a state is an object")
-    require(set(s) == KEYS, f"keys must be {sorted(KEYS)}, missing {sorted(KEYS - set(s))}, "
-                            f"unknown {sorted(set(s) - KEYS)}")
-    players = s["players"]
-    require(players in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1), "bad player count")
+def check(s, spec) -> None:
+    """Raise InvalidState naming the path of the first field that breaks an invariant."""
     try:
-        require(spec.resolve_options(s["options"]) == s["options"], "options incomplete")
+        if spec.resolve_options(s["options"]) != s["options"]:
+            raise state_error("$.options", "must name every option with a valid value")
     except InvalidOptions as err:
-        raise InvalidState(f"invalid yinzi-ming state: {err.message}") from err
-    _nat(s["seed"], "seed")
+        raise state_error("$.options", err.message) from err
+    players = s["players"]
+    if len(s["seats"]) != players:
+        raise state_error("$.seats", f"needs one seat per player ({players})")
+    _check_seat_numbers(s, players)
     _check_cursor(s, players)
-    _check_board(s, players)
+    _check_board(s)
     _check_decks(s)
-    require(isinstance(s["seats"], list) and len(s["seats"]) == players, "one seat per player")
     for seat, st in enumerate(s["seats"]):
         _check_seat(s, seat, st)
 
 
+def _seat_refs(s):
+    """(path, seat number) for every place the state names a seat."""
+    yield from ((f"$.queue[{i}]", q) for i, q in enumerate(s["queue"]))
+    if s["active"] is not None:
+        yield "$.active", s["active"]
+    yield from ((f"$.occupants.{k}.owner", v["owner"]) for k, v in s["occupants"].items())
+    yield from ((f"$.admin.{k}.owner", v["owner"]) for k, v in s["admin"].items() if v)
+    yield from ((f"$.trade_slots.{a}[{i}]", q) for a, taken in s["trade_slots"].items()
+                for i, q in enumerate(taken))
+    yield from ((f"$.register[{i}].merchant", r["merchant"]) for i, r in enumerate(s["register"])
+                if r["merchant"] is not None)
+    yield from ((f"$.workshops.{w}.owner", v["owner"]) for w, v in s["workshops"].items())
+    yield from ((f"$.markets.{p}.spaces[{i}]", o) for p, m in s["markets"].items()
+                for i, o in enumerate(m["spaces"]) if o is not None)
+    yield from ((f"$.port[{i}].slots[{j}]", o) for i, p in enumerate(s["port"])
+                for j, o in enumerate(p["slots"]) if o is not None)
+    if s["turn"] is not None:
+        yield "$.turn.seat", s["turn"]["seat"]
+
+
+def _check_seat_numbers(s, players: int) -> None:
+    for path, seat in _seat_refs(s):
+        if seat >= players:
+            raise state_error(path, f"seat {seat} does not exist with {players} players")
+
+
 def _check_cursor(s, players: int) -> None:
-    require(1 <= s["round"] <= data.ROUNDS, f"round {s['round']!r} out of range")
-    require(s["phase"] in STAGES and s["stage"] in STAGES[s["phase"]],
-            f"phase/stage {s['phase']!r}/{s['stage']!r} unknown")
-    require(sorted(s["order"]) == list(range(players)), "order must list every seat once")
-    require(all(q in s["order"] for q in s["queue"]), "queue holds unknown seats")
+    if s["stage"] not in STAGES[s["phase"]]:
+        raise state_error("$.stage", f"stage {s['stage']!r} is not a stage of phase "
+                                     f"{s['phase']!r}")
+    if sorted(s["order"]) != list(range(players)):
+        raise state_error("$.order", "must list every seat once")
     if s["phase"] == "over":
-        require(s["active"] is None and isinstance(s["final"], dict), "a finished game has scores")
-    else:
-        require(s["active"] in s["order"] and s["final"] is None, "active seat unknown")
-    _nat(s["turn_no"], "turn_no")
-    require(s["turn_no"] < data.TURNS * players or s["phase"] != "directives", "turn_no too big")
-    require(s["dial"] in data.DIAL, f"dial space {s['dial']!r} unknown")
-    require(s["roll"] is None or 1 <= s["roll"] <= data.DIE, "die roll out of range")
-    needs_turn = s["stage"] in ("crop_tile", "act", "step")
-    require((s["turn"] is not None) == needs_turn, f"stage {s['stage']} and turn disagree")
-    if needs_turn:
-        require(isinstance(s["turn"], dict) and s["turn"].get("seat") == s["active"],
-                "the turn record belongs to the active seat")
+        if s["active"] is not None or s["final"] is None:
+            raise state_error("$.final", "a finished game has final scores and no active seat")
+    elif s["active"] is None or s["final"] is not None:
+        raise state_error("$.active", "a game in progress has an active seat and no final scores")
+    if s["final"] is not None and any(len(s["final"][k]) != players
+                                      for k in ("scores", "ranks", "breakdown")):
+        raise state_error("$.final", f"needs scores, ranks and breakdown for {players} seats")
+    if s["phase"] == "directives" and s["turn_no"] >= data.TURNS * players:
+        raise state_error("$.turn_no", f"at most {data.TURNS * players - 1} in phase directives")
+    _check_turn(s)
 
 
-def _check_board(s, players: int) -> None:
-    seats = range(players)
-    for sid, held in s["occupants"].items():
-        require(sid in data.SPACES and held["owner"] in seats and set(held) == {"owner", "count"},
-                f"occupant of {sid!r} bad")
-        require(isinstance(held["count"], int) and held["count"] >= 1, f"{sid} count bad")
-    require(all(f in data.FIELD_IDS and t in data.CROP_TILES for f, t in s["tiles"].items()),
-            "Crop tiles lie on Fields")
+_TURN_SHAPES = {"crop_tile": "slot", "act": "card", "step": "waived"}
+
+
+def _check_turn(s) -> None:
+    key = _TURN_SHAPES.get(s["stage"])
+    turn = s["turn"]
+    if key is None:
+        if turn is not None:
+            raise state_error("$.turn", f"stage {s['stage']!r} has no turn record")
+        return
+    if turn is None or key not in turn:
+        raise state_error("$.turn", f"stage {s['stage']!r} needs its turn record")
+    if turn["seat"] != s["active"]:
+        raise state_error("$.turn.seat", "the turn record belongs to the active seat")
+
+
+def _check_board(s) -> None:
     pairs = {(f, w) for w, shop in s["workshops"].items() for f in shop["fields"]}
-    require(set(s["covered"].items()) == pairs and len(s["covered"]) == len(pairs),
-            "covered Fields and Workshops disagree")
-    require(all(f in data.FIELD_IDS for f, _ in pairs), "Workshops lie on Fields")
-    for wid, shop in s["workshops"].items():
-        require(wid in data.WORKSHOP_TILES and shop["owner"] in seats, f"Workshop {wid} bad")
-        require(1 <= shop["level"] <= data.MAX_LEVEL, f"Workshop {wid} level out of range")
-        _nat(shop["goods"], f"{wid} goods")
-        _nat(shop["produced"], f"{wid} produced")
-        require(len(shop["fields"]) == data.BUILD_FIELDS, f"Workshop {wid} fields")
-    require(set(s["markets"]) == set(data.PROVINCES), "one market per Province")
+    if set(s["covered"].items()) != pairs:
+        raise state_error("$.covered", "covered Fields and Workshops disagree")
     for prov, market in s["markets"].items():
-        require(market["tile"] in data.MARKETS and len(market["spaces"]) ==
-                len(data.MARKETS[market["tile"]]["spaces"]), f"{prov} market bad")
-        require(all(o is None or o in seats for o in market["spaces"]), f"{prov} market owner")
-    require(set(s["admin"]) == set(data.BENEFIT_IDS), "admin must list every benefit space")
-    for b, taken in s["admin"].items():
-        require(taken is None or (taken["owner"] in seats and 1 <= taken["round"] <= data.ROUNDS),
-                f"benefit {b} bad")
-    require(sorted(s["trade_slots"]) == sorted(data.TRADE_ACTIONS), "trade slots bad")
-    require(len(s["register"]) == len(data.SLOTS) and all(
-        r["merchant"] is None or r["merchant"] in seats for r in s["register"]), "register bad")
-    for ship in s["port"]:
-        require(ship["ship"] in data.SHIPS and len(ship["slots"]) ==
-                len(data.SHIPS[ship["ship"]]["goods"]), "port ship bad")
+        if len(market["spaces"]) != len(data.MARKETS[market["tile"]]["spaces"]):
+            raise state_error(f"$.markets.{prov}.spaces", f"tile {market['tile']} has "
+                              f"{len(data.MARKETS[market['tile']]['spaces'])} spaces")
+    for i, ship in enumerate(s["port"]):
+        if len(ship["slots"]) != len(data.SHIPS[ship["ship"]]["goods"]):
+            raise state_error(f"$.port[{i}].slots", f"ship {ship['ship']} has "
+                              f"{len(data.SHIPS[ship['ship']]['goods'])} slots")
+
+
+def _exactly_once(found: list, expected, path: str, what: str) -> None:
+    counts = Counter(found)
+    if set(counts) != set(expected) or any(c != 1 for c in counts.values()):
+        raise state_error(path, f"every {what} must be in exactly one place")
 
 
 def _check_decks(s) -> None:
     on_board = [m["tile"] for m in s["markets"].values()]
     _exactly_once(on_board + s["market_deck"] + s["market_discard"], data.MARKETS,
-                  "Local Market tile")
+                  "$.market_deck", "Local Market tile")
     placed = list(s["tiles"].values())
     shown = [r["tile"] for r in s["register"] if r["tile"] is not None]
     _exactly_once(placed + shown + s["crop_deck"] + s["crop_discard"], data.CROP_TILES,
-                  "Crop tile")
+                  "$.crop_deck", "Crop tile")
     display = [t for t in s["display"] if t is not None]
-    require(len(s["display"]) == data.DISPLAY, "Workshop display size")
     _exactly_once(display + s["workshop_deck"] + list(s["workshops"]), data.WORKSHOP_TILES,
-                  "Workshop tile")
+                  "$.workshop_deck", "Workshop tile")
     _exactly_once([p["ship"] for p in s["port"]] + s["ship_deck"] + s["ships_sailed"],
-                  data.SHIPS, "Ship tile")
+                  data.SHIPS, "$.ship_deck", "Ship tile")
 
 
 def _check_seat(s, seat: int, st) -> None:
-    require(isinstance(st, dict) and set(st) == SEAT_KEYS, f"seat {seat} keys")
-    for key in ("sapeques", "yinzi", "stone", "peasants", "overseers", "ship_vp", "turns"):
-        _nat(st[key], f"seat {seat} {key}")
-    require(isinstance(st["tax_vp"], int) and st["tax_vp"] <= 0, f"seat {seat} tax_vp")
-    require(data.TRACK_FIRST <= st["ambassador"] <= data.TRACK_LAST, f"seat {seat} Ambassador")
+    path = f"$.seats[{seat}]"
     cards = [c["card"] for c in st["cards"]]
-    _exactly_once(st["deck"] + cards + st["gone"], range(len(data.CARDS)),
+    _exactly_once(st["deck"] + cards + st["gone"], range(len(data.CARDS)), f"{path}.deck",
                   f"Order card of seat {seat}")
-    require(set(st["spaces"]) == set(data.ACTIONS) and all(
-        c is None or c in cards for c in st["spaces"].values()), f"seat {seat} action spaces")
+    for action, card in st["spaces"].items():
+        if card is not None and card not in cards:
+            raise state_error(f"{path}.spaces.{action}", f"card {card} is not revealed")
     on_fields = sum(h["count"] for h in s["occupants"].values() if h["owner"] == seat)
     on_markets = sum(m["spaces"].count(seat) for m in s["markets"].values())
-    require(st["peasants"] + on_fields + on_markets == data.PEASANTS,
-            f"seat {seat} Peasants do not add up to {data.PEASANTS}")
+    if st["peasants"] + on_fields + on_markets != data.PEASANTS:
+        raise state_error(f"{path}.peasants", f"seat {seat} Peasants do not add up to "
+                                              f"{data.PEASANTS}")
     on_cards = sum(c["overseers"] for c in st["cards"])
     on_shops = sum(data.BUILD_OVERSEERS + (w["level"] - 1) * data.UPGRADE_OVERSEERS
                    for w in s["workshops"].values() if w["owner"] == seat)
     on_admin = sum(data.CORRUPT_OVERSEERS for t in s["admin"].values()
                    if t is not None and t["owner"] == seat)
-    require(st["overseers"] + on_cards + on_shops + on_admin == data.OVERSEERS,
-            f"seat {seat} Overseers do not add up to {data.OVERSEERS}")
+    if st["overseers"] + on_cards + on_shops + on_admin != data.OVERSEERS:
+        raise state_error(f"{path}.overseers", f"seat {seat} Overseers do not add up to "
+                                               f"{data.OVERSEERS}")

@@ -8,7 +8,7 @@ Repeats are allowed; each action resolves fully before the next. With the option
 from __future__ import annotations
 
 from referee.games.yinzi_ming import board, data
-from referee.games.yinzi_ming.board import fail
+from referee.core.kit import Rule, one, rule_error
 from referee.games.yinzi_ming.commands import check_action_left
 
 
@@ -17,8 +17,10 @@ def _check_slot(s, action: str) -> None:
         return
     taken, limit = s["trade_slots"][action], s["players"] - 1
     if len(taken) >= limit:
-        fail(f"{action}.slots_full", f"the {limit} {action} slot(s) of this round are taken "
-                                     f"(by seats {taken}); option exclusive_trade_slots is on")
+        raise rule_error(
+            f"{action}.slots_full",
+            f"the {limit} {action} slot(s) of this round are taken "
+            f"(by seats {taken}); option exclusive_trade_slots is on")
 
 
 def _fill_slot(s, seat: int, action: str) -> None:
@@ -29,7 +31,7 @@ def _fill_slot(s, seat: int, action: str) -> None:
 def _own_workshop(s, seat: int, wid: str, rule: str) -> dict:
     shop = s["workshops"].get(wid)
     if shop is None or shop["owner"] != seat:
-        fail(f"{rule}.not_yours", f"you have no Workshop {wid}")
+        raise rule_error(f"{rule}.not_yours", f"you have no Workshop {wid}")
     return shop
 
 
@@ -41,17 +43,23 @@ def produce(s, seat, move, dry) -> None:
     shop = _own_workshop(s, seat, wid, "produce")
     limit = shop["level"] * data.PRODUCTION_PER_LEVEL
     if shop["produced"] >= limit:
-        fail("produce.level", f"Workshop {wid} (Level {shop['level']}) has made {limit} Good(s) "
-                              f"this round, its most")
+        raise rule_error(
+            "produce.level",
+            f"Workshop {wid} (Level {shop['level']}) has made {limit} Good(s) "
+            f"this round, its most")
     market = s["markets"][prov]
     demands = data.MARKETS[market["tile"]]["spaces"]
     owner = market["spaces"][index] if index < len(demands) else None
     if owner is None:
-        fail("produce.no_peasant", f"space {index} of the {prov} market holds no Peasant")
+        raise rule_error(
+            "produce.no_peasant",
+            f"space {index} of the {prov} market holds no Peasant")
     needed = data.GOOD_INPUT[data.WORKSHOP_TILES[wid]]
     if demands[index] != needed:
-        fail("produce.input", f"Workshop {wid} needs {needed}, space {index} of the {prov} "
-                              f"market holds {demands[index]}")
+        raise rule_error(
+            "produce.input",
+            f"Workshop {wid} needs {needed}, space {index} of the {prov} "
+            f"market holds {demands[index]}")
     cost, river = board.check_transport(s, seat, turn, prov, shop["province"], "produce",
                                         "bringing the Peasant to the Workshop")
     if dry:
@@ -72,19 +80,21 @@ def ship(s, seat, move, dry) -> None:
     wid = move["workshop"]
     shop = _own_workshop(s, seat, wid, "ship")
     if not shop["goods"]:
-        fail("ship.no_goods", f"Workshop {wid} holds no Good")
+        raise rule_error("ship.no_goods", f"Workshop {wid} holds no Good")
     at_port = next((p for p in s["port"] if p["ship"] == move["ship"]), None)
     if at_port is None:
-        fail("ship.not_at_port", f"ship {move['ship']} is not at the Port "
-                                 f"{[p['ship'] for p in s['port']]}")
+        raise rule_error("ship.not_at_port", f"ship {move['ship']} is not at the Port "
+                                             f"{[p['ship'] for p in s['port']]}")
     good = data.WORKSHOP_TILES[wid]
     wants = data.SHIPS[move["ship"]]["goods"]
     if good not in wants:
-        fail("ship.no_demand", f"ship {move['ship']} wants {wants}, not {good}")
+        raise rule_error("ship.no_demand", f"ship {move['ship']} wants {wants}, not {good}")
     slot = wants.index(good)
     if at_port["slots"][slot] is not None:
-        fail("ship.slot_full", f"the {good} slot of ship {move['ship']} is already filled by "
-                               f"seat {at_port['slots'][slot]}")
+        raise rule_error(
+            "ship.slot_full",
+            f"the {good} slot of ship {move['ship']} is already filled by "
+            f"seat {at_port['slots'][slot]}")
     cost, river = board.check_transport(s, seat, turn, shop["province"], data.PORT, "ship",
                                         "the Good")
     if dry:
@@ -125,8 +135,7 @@ def _ship_candidates(s, seat):
             for p in s["port"]]
 
 
-CANDIDATES = {"produce": _produce_candidates, "ship": _ship_candidates,
-              "quarry": lambda s, seat: [{"type": "quarry"}]}
-"""Candidate moves per type; the handlers decide which are legal."""
-
-HANDLERS = {"produce": produce, "ship": ship, "quarry": quarry}
+RULES = {r.type: r for r in (Rule.dry("produce", produce, _produce_candidates),
+                            Rule.dry("ship", ship, _ship_candidates),
+                            Rule.dry("quarry", quarry, one("quarry")))}
+"""The Trade actions: candidates, each checked by its handler."""

@@ -67,7 +67,8 @@ def view(s, seat: int | None) -> dict:
                           "high_demand": data.MARKETS[m["tile"]]["high_demand"]}
                       for p, m in s["markets"].items()}
     out["register"] = [{**r, "slot": i + 1, "cost": data.SLOT_COST[i + 1],
-                        "crop": data.CROP_TILES.get(r["tile"])}
+                        "crop": data.CROP_TILES.get(r["tile"]), "name": data.SLOTS[i]["name"],
+                        "effect": data.SLOT_EFFECT[i + 1]}
                        for i, r in enumerate(s["register"])]
     out["seats"] = [_seat_view(st) for st in s["seats"]]
     return deep_copy(out)

@@ -7,13 +7,10 @@ player whose small-space bid is outbid rejoins at the old place on the blue trac
 from __future__ import annotations
 
 from referee.core import IllegalMove
+from referee.core.kit import rule_error
 from referee.games.yunnan import board, resolution
 from referee.games.yunnan.data import (BANK_SPACES, DULI_BANK_COVERED, NPROV, PROGRESS,
                                        PROV_INDEX, PROVINCES, SMALL, SPACES, SUPPLY, TEMPLE)
-
-
-def _error(rule: str, message: str) -> IllegalMove:
-    return IllegalMove(f"bid.{rule}", f"rule '{rule}': {message}")
 
 
 def sources(s, p: int) -> list[str]:
@@ -27,73 +24,140 @@ def bank_spaces(s) -> int:
     return BANK_SPACES - (DULI_BANK_COVERED if s["duli"] is not None else 0)
 
 
-def bid_problem(s, p: int, building: str, value: int) -> IllegalMove | None:
-    """Why seat `p` may not bid `value` in `building` now, or None if it may."""
+def bid_problem(s, p: int, building: str, value: int,
+                spent: int | None = None) -> IllegalMove | None:
+    """Why seat `p` may not bid `value` in `building` now, or None if it may.
+
+    Codes are `bid.<rule>`, and the message names the rule itself (rule 'space', ...).
+    `spent` is `board.own_bid_total(s, p)` when the caller has it already (listing).
+    """
     values = SPACES[building]
     if value not in values:
-        return _error("space", f"{building} has no space {value}; its spaces are {list(values)}")
+        return rule_error("bid.space", f"{building} has no space {value}; its spaces are "
+                          f"{list(values)}", rule="space")
     row = s["bids"][building]
     if row[values.index(value)] is not None:
-        return _error("occupied", f"space {value} of {building} is taken")
+        return rule_error("bid.occupied", f"space {value} of {building} is taken",
+                          rule="occupied")
     mine = sum(1 for owner in row if owner == p)
     double = s["options"]["double_bidding"] and building != TEMPLE
     if mine and not double:
-        return _error("one_per_building", f"you already have a trader in {building}")
+        return rule_error("bid.one_per_building", f"you already have a trader in {building}",
+                          rule="one_per_building")
     if mine >= 2:
-        return _error("two_per_building", f"you already have two traders in {building}")
-    if value in SMALL[building] and value <= board.highest_bid(s, building):
-        return _error("small_space", f"the small space {value} of {building} takes only the "
-                      f"highest bid there, and {board.highest_bid(s, building)} is bid")
+        return rule_error("bid.two_per_building", f"you already have two traders in "
+                          f"{building}", rule="two_per_building")
+    if value in SMALL[building]:
+        top = board.highest_bid(s, building)
+        if value <= top:
+            return rule_error("bid.small_space", f"the small space {value} of {building} "
+                              f"takes only the highest bid there, and {top} is bid",
+                              rule="small_space")
     outbid = board.outbid_by(s, building, value)
     own_out = [i for i in outbid if row[i] == p]
     left = mine + 1 - len(own_out)
     cap = board.capacity(s, p, building)
     if left > cap:
-        return _error("progress_cap", f"you can take the progress of {building} only {cap} "
-                      f"more time(s), and this bid would leave {left} trader(s) of yours there")
-    cost = board.own_bid_total(s, p) + value - sum(values[i] for i in own_out)
+        return rule_error("bid.progress_cap", f"you can take the progress of {building} only "
+                          f"{cap} more time(s), and this bid would leave {left} trader(s) of "
+                          f"yours there", rule="progress_cap")
+    spent = board.own_bid_total(s, p) if spent is None else spent
+    cost = spent + value - sum(values[i] for i in own_out)
     if cost > s["coins"][p]:
-        return _error("payment_cap", f"your bids would total {cost} coins, but you have only "
-                      f"{s['coins'][p]}")
+        return rule_error("bid.payment_cap", f"your bids would total {cost} coins, but you "
+                          f"have only {s['coins'][p]}", rule="payment_cap")
     return None
 
 
 def destinations(s, p: int) -> list[tuple[str, int]]:
     """Every (building, space value) seat `p` may bid on now."""
-    out = []
+    out, spent = [], board.own_bid_total(s, p)
     for building in (*PROGRESS, TEMPLE):
         row = s["bids"][building]
         for i, value in enumerate(SPACES[building]):
-            if row[i] is None and bid_problem(s, p, building, value) is None:
+            if row[i] is None and bid_problem(s, p, building, value, spent) is None:
                 out.append((building, value))
     return out
 
 
-def legal(s, p: int) -> list[dict]:
-    """Every legal move of seat `p` on its bidding turn."""
-    moves = []
+def bid_candidates(s, p: int) -> list[dict]:
+    """Bids on every space `bid_problem` allows, from every source `source_problem` allows.
+
+    Built from the two checks themselves, so trusted as listed (LEGAL; audited in the tests).
+    """
     srcs = sources(s, p)
-    for building, value in destinations(s, p):
-        moves += [{"type": "bid", "building": building, "space": value, "from": src}
-                  for src in srcs]
-    if len(s["bank"]) < bank_spaces(s):
-        moves += [{"type": "bank", "from": src} for src in srcs]
-    moves += [{"type": "market", "from": src} for src in srcs]
-    moves.append({"type": "pass"})
-    return moves
+    return [{"type": "bid", "building": building, "space": value, "from": src}
+            for building, value in destinations(s, p) for src in srcs]
+
+
+def from_candidates(move_type: str):
+    """Candidates of a move with only a source: one per place holding a trader of `p`."""
+    return lambda s, p: [{"type": move_type, "from": src} for src in sources(s, p)]
+
+
+def source_problem(s, p: int, source: str) -> IllegalMove | None:
+    """Why `p` may not take a trader from `source` (supply or a province), or None."""
+    if source == SUPPLY:
+        if s["supply"][p] <= 0:
+            return rule_error("bid.source", "your personal supply has no trader",
+                              rule="source")
+    elif s["traders"][p][PROV_INDEX[source]] <= 0:
+        return rule_error("bid.source", f"you have no trader in {source}", rule="source")
+    return None
+
+
+def check_bid(s, p: int, move: dict) -> IllegalMove | None:
+    """The space first, then the source (the order of the refusals players see)."""
+    return (bid_problem(s, p, move["building"], move["space"])
+            or source_problem(s, p, move["from"]))
+
+
+def check_bank(s, p: int, move: dict) -> IllegalMove | None:
+    """A free Bank space, then the source."""
+    if len(s["bank"]) >= bank_spaces(s):
+        return rule_error("bid.bank_full", f"all {bank_spaces(s)} Bank space(s) are taken",
+                          rule="bank_full")
+    return source_problem(s, p, move["from"])
+
+
+def check_market(s, p: int, move: dict) -> IllegalMove | None:
+    """The Market always has room: only the source is checked."""
+    return source_problem(s, p, move["from"])
 
 
 def _take(s, p: int, source: str) -> None:
-    """Take one of `p`'s traders from its supply or a province, or raise."""
+    """Take one of `p`'s traders from its supply or a province (already checked)."""
     if source == SUPPLY:
-        if s["supply"][p] <= 0:
-            raise _error("source", "your personal supply has no trader")
         s["supply"][p] -= 1
-        return
-    i = PROV_INDEX[source]
-    if s["traders"][p][i] <= 0:
-        raise _error("source", f"you have no trader in {source}")
-    s["traders"][p][i] -= 1
+    else:
+        s["traders"][p][PROV_INDEX[source]] -= 1
+
+
+def play_bid(s, p: int, move: dict) -> None:
+    """Place the trader on its space, then pass the turn on."""
+    _take(s, p, move["from"])
+    place_bid(s, p, move["building"], move["space"])
+    next_bidder(s)
+
+
+def play_bank(s, p: int, move: dict) -> None:
+    """Place the trader in the Bank (a pass), then pass the turn on."""
+    _take(s, p, move["from"])
+    go_to_bank(s, p)
+    next_bidder(s)
+
+
+def play_market(s, p: int, move: dict) -> None:
+    """Place the trader in the Market of Pu'er, then pass the turn on."""
+    _take(s, p, move["from"])
+    s["market"][p] += 1
+    next_bidder(s)
+
+
+def play_pass(s, p: int, move: dict) -> None:
+    """Pass, then hand the turn on."""
+    do_pass(s, p)
+    next_bidder(s)
 
 
 def place_bid(s, p: int, building: str, value: int) -> None:
@@ -105,28 +169,6 @@ def place_bid(s, p: int, building: str, value: int) -> None:
         s["supply"][owner] += 1
         s["passed"][owner] = False  # an outbid player who had passed rejoins
     row[SPACES[building].index(value)] = p
-
-
-def apply(s, p: int, move: dict) -> None:
-    """Apply a bidding-turn move of seat `p` to `s` (a copy), then pass the turn on."""
-    kind = move["type"]
-    if kind == "pass":
-        do_pass(s, p)
-    elif kind == "bid":
-        problem = bid_problem(s, p, move["building"], move["space"])
-        if problem is not None:
-            raise problem
-        _take(s, p, move["from"])
-        place_bid(s, p, move["building"], move["space"])
-    elif kind == "bank":
-        if len(s["bank"]) >= bank_spaces(s):
-            raise _error("bank_full", f"all {bank_spaces(s)} Bank space(s) are taken")
-        _take(s, p, move["from"])
-        go_to_bank(s, p)
-    else:
-        _take(s, p, move["from"])
-        s["market"][p] += 1
-    next_bidder(s)
 
 
 def go_to_bank(s, p: int) -> None:

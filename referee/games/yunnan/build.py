@@ -8,48 +8,43 @@ provinces the horse has reached (one bridge of a player per gorge: a second adds
 from __future__ import annotations
 
 from referee.core import IllegalMove
+from referee.core.kit import rule_error
 from referee.games.yunnan.data import GORGE_IDS, GORGE_INDEX, GORGES, PROV_INDEX, PROVINCES
 
 
-def places(s, p: int, kind: str) -> list[str]:
-    """Where seat `p` may build a `kind` now."""
-    reach = s["horse"][p]
-    if kind == "bridge":
-        return [GORGE_IDS[g] for g, (a, b) in enumerate(GORGES)
-                if b <= reach and g != s["blocker"] and g not in s["bridges"][p]]
-    if kind == "trading_post":
-        return [PROVINCES[i] for i in range(reach + 1) if not s["posts"][p][i]]
-    return [PROVINCES[i] for i in range(reach + 1) if s["teahouses"][i] is None]
+def anywhere(kind: str) -> tuple[str, ...]:
+    """Every place a `kind` could ever go: the gorges for a bridge, else the provinces."""
+    return GORGE_IDS if kind == "bridge" else PROVINCES
 
 
-def check(s, p: int, kind: str, place: str, rule: str = "build") -> None:
-    """Raise IllegalMove unless seat `p` may build `kind` at `place` now."""
+def problem(s, p: int, kind: str, place: str, rule: str = "build") -> IllegalMove | None:
+    """Why seat `p` may not build `kind` at `place` now (code `<rule>.<kind>`), or None."""
     code = f"{rule}.{kind}"
     reach = s["horse"][p]
     if kind == "bridge":
         if place not in GORGE_INDEX:
-            raise IllegalMove(code, f"rule '{rule}': a bridge goes across a gorge "
-                              f"({list(GORGE_IDS)}), not {place!r}")
+            return rule_error(code, f"a bridge goes across a gorge ({list(GORGE_IDS)}), not "
+                              f"{place!r}")
         g = GORGE_INDEX[place]
         if GORGES[g][1] > reach:
-            raise IllegalMove(code, f"rule '{rule}': your horse ({PROVINCES[reach]}) has not "
-                              f"reached both provinces of the gorge {place}")
+            return rule_error(code, f"your horse ({PROVINCES[reach]}) has not reached both "
+                              f"provinces of the gorge {place}")
         if g == s["blocker"]:
-            raise IllegalMove(code, f"rule '{rule}': the gorge {place} is blocked this round")
+            return rule_error(code, f"the gorge {place} is blocked this round")
         if g in s["bridges"][p]:
-            raise IllegalMove(code, f"rule '{rule}': you already have a bridge across {place}")
-        return
+            return rule_error(code, f"you already have a bridge across {place}")
+        return None
     if place not in PROV_INDEX:
-        raise IllegalMove(code, f"rule '{rule}': a {kind} goes in a province, not {place!r}")
+        return rule_error(code, f"a {kind} goes in a province, not {place!r}")
     i = PROV_INDEX[place]
     if i > reach:
-        raise IllegalMove(code, f"rule '{rule}': your horse has reached {PROVINCES[reach]}, "
-                          f"not {place}")
+        return rule_error(code, f"your horse has reached {PROVINCES[reach]}, not {place}")
     if kind == "trading_post" and s["posts"][p][i]:
-        raise IllegalMove(code, f"rule '{rule}': you already have a trading post in {place}")
+        return rule_error(code, f"you already have a trading post in {place}")
     if kind == "teahouse" and s["teahouses"][i] is not None:
-        raise IllegalMove(code, f"rule '{rule}': {place} already has a teahouse "
-                          f"(participant {s['teahouses'][i]})")
+        return rule_error(code, f"{place} already has a teahouse (participant "
+                          f"{s['teahouses'][i]})")
+    return None
 
 
 def place(s, p: int, kind: str, where: str) -> None:
@@ -63,23 +58,27 @@ def place(s, p: int, kind: str, where: str) -> None:
         s["teahouses"][PROV_INDEX[where]] = p
 
 
-def legal_builds(s, p: int) -> list[dict]:
-    """Every build move from seat `p`'s personal supply."""
-    moves = []
-    for kind, count in s["stock"][p].items():
-        if count > 0:
-            moves += [{"type": "build", "structure": kind, "place": where}
-                      for where in places(s, p, kind)]
-    return moves
+def build_candidates(s, p: int) -> list[dict]:
+    """A build of each structure kind `p` has in supply, at every place it could go."""
+    return [{"type": "build", "structure": kind, "place": where}
+            for kind, count in s["stock"][p].items() if count > 0 for where in anywhere(kind)]
 
 
-def apply_build(s, p: int, move: dict) -> None:
-    """Build a structure from seat `p`'s personal supply."""
+def check_build(s, p: int, move: dict) -> IllegalMove | None:
+    """A structure of that kind in `p`'s personal supply, and a place it may be built now."""
     kind = move["structure"]
     if s["stock"][p][kind] <= 0:
-        raise IllegalMove("build.none_in_supply", f"rule 'build': you have no {kind} in your "
-                          f"personal supply")
-    check(s, p, kind, move["place"])
-    place(s, p, kind, move["place"])
-    s["stock"][p][kind] -= 1
+        return rule_error("build.none_in_supply", f"you have no {kind} in your personal supply")
+    return problem(s, p, kind, move["place"])
 
+
+def play_build(s, p: int, move: dict) -> None:
+    """Build a structure from seat `p`'s personal supply (already checked)."""
+    place(s, p, move["structure"], move["place"])
+    s["stock"][p][move["structure"]] -= 1
+
+
+def can_build(s, p: int) -> bool:
+    """True if seat `p` has a structure in supply it may build somewhere now."""
+    return any(count > 0 and problem(s, p, kind, where) is None
+               for kind, count in s["stock"][p].items() for where in anywhere(kind))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from referee.core import Rng
 from referee.games.yunnan import bidding, board
 from referee.games.yunnan.data import (DULI_CARD_IDS, DULI_CARDS, DULI_MAX_TEAHOUSES, NPROV,
-                                       PROVINCES, SMALL, SPACES)
+                                       PROGRESS, PROVINCES, SMALL, SPACES)
 
 
 def new_deck(s) -> None:
@@ -42,11 +42,28 @@ def cheapest_space(s, building: str) -> int | None:
     return None
 
 
+def can_bid(s) -> bool:
+    """True if some card could place a trader: one in her supply, and a Progress Building
+    where she has no trader with a free permissible space (every card lists all five)."""
+    me = s["duli"]
+    return s["supply"][me] > 0 and any(me not in s["bids"][b] and cheapest_space(s, b) is not None
+                                       for b in PROGRESS)
+
+
 def bid_turn(s) -> None:
-    """Dúlì's bidding turn: pass if both players have passed, else bid by a new card."""
+    """Dúlì's bidding turn: pass if both players have passed, else bid by a new card.
+
+    When no card could place a trader she turns none (option `duli_no_bid` = 'skip', the
+    default: "When Dúlì bids, the top Dúlì Card ... is turned over") and stays in the bidding,
+    since her only pass is "If both players have passed"; with 'spend_card' a card is turned
+    and spent anyway (rules_version 1).
+    """
     me = s["duli"]
     if all(s["passed"][p] for p in range(s["n"])):
         bidding.do_pass(s, me)
+        return
+    if s["options"]["duli_no_bid"] == "skip" and not can_bid(s):
+        s["report"]["duli"].append({"card": None, "bid": None})
         return
     card = draw(s)
     for building in card["bids"]:

@@ -116,7 +116,7 @@ def _resolution(s) -> bool:
         s["cursor"] += 1
         return True
     todo = resolution.buildings_of(s, p)
-    if len(todo) >= 2:
+    if resolution.order_matters(todo):
         return False
     if todo:
         resolution.resolve_building(s, p, todo[0])

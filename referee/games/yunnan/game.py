@@ -1,70 +1,96 @@
-"""The Yunnan Game: the contract's methods, dispatching to the phase modules."""
+"""The Yunnan Game, declared into the game kit: its decisions, their rules, and the hooks."""
 
 from __future__ import annotations
 
-from referee.core import Decision, Game, InvalidOptions
-from referee.core.copying import deep_copy
-from referee.games.yunnan import (bidding, flow, resolution, scoring, state, travel, upkeep,
-                                  views)
+from referee.core import InvalidOptions
+from referee.core.kit import DecisionKind, KitGame, LEGAL, Rule, no_check, one
+from referee.games.yunnan import (bidding, build, described, flow, printed, resolution,
+                                  scoring, state, travel, upkeep, views)
 from referee.games.yunnan.data import PROVINCES
-from referee.games.yunnan.spec import DECISION_MOVES, SPEC
+from referee.games.yunnan.spec import SPEC
 
 
-class Yunnan(Game):
+def _play_done(s, seat, move) -> None:
+    flow.end_travel_turn(s, seat)
+
+
+_STEP = (travel.check_step, travel.play_step)
+
+
+class Yunnan(KitGame):
     """Yunnan (Second Edition) for 2-5 players; 2 players play with the Dúlì automaton."""
 
     spec = SPEC
+    # The kinds are the state's `step`; each lists its move types in the order they are shown.
+    decisions = (
+        DecisionKind("bid", (
+            Rule("bid", bidding.check_bid, bidding.play_bid, bidding.bid_candidates, LEGAL),
+            Rule("bank", bidding.check_bank, bidding.play_bank, bidding.from_candidates("bank")),
+            Rule("market", bidding.check_market, bidding.play_market,
+                 bidding.from_candidates("market")),
+            Rule("pass", no_check, bidding.play_pass, one("pass")))),
+        DecisionKind("resolve", (Rule("resolve", resolution.check_resolve,
+                                      resolution.play_resolve, resolution.resolve_candidates),)),
+        DecisionKind("block", (Rule("block", no_check, resolution.play_block,
+                                    resolution.block_candidates),)),
+        DecisionKind("yard", (Rule("yard", resolution.check_yard, resolution.play_yard,
+                                   resolution.yard_candidates),)),
+        DecisionKind("travel", (
+            Rule("build", build.check_build, build.play_build, build.build_candidates),
+            Rule("step", *_STEP, travel.step_candidates),
+            Rule("done", no_check, _play_done, one("done")))),
+        DecisionKind("journey", (
+            Rule("step", *_STEP, travel.journey_candidates),
+            Rule("stop", travel.check_stop, travel.play_stop, one("stop")))),
+        DecisionKind("displace", (
+            Rule("displace", travel.check_displace, travel.play_displace,
+                 travel.displace_candidates),
+            Rule("no_displace", no_check, travel.play_no_displace, one("no_displace")))),
+        DecisionKind("convert", (Rule("convert", upkeep.check_convert, upkeep.play_convert,
+                                      upkeep.convert_candidates),)),
+    )
+    state_schema = state.SCHEMA
 
     def check_setup(self, players, options):
-        """Player count 2-5; `duli_overflow` other than its default only with Dúlì (2 players)."""
+        """Player count 2-5; Dúlì's options other than their defaults only with 2 players."""
         super().check_setup(players, options)
-        if players != 2 and options.get("duli_overflow", "farthest") != "farthest":
-            raise InvalidOptions("option duli_overflow applies only to 2-player games "
-                                 "(with Dúlì)", option="duli_overflow")
+        for option in SPEC.options:
+            if (option.name.startswith("duli_") and players != 2
+                    and options.get(option.name, option.default) != option.default):
+                raise InvalidOptions(f"option {option.name} applies only to 2-player games "
+                                     f"(with Dúlì)", option=option.name)
 
     def setup(self, players, options, seed):
         """Round 1 ready for the first bid (random order, coins by blue-track position)."""
         return flow.setup(players, options, seed)
 
-    def pending(self, state):
-        """The one seat that must act, with the kind of decision; empty once the game is over."""
-        if state["phase"] == "over":
-            return ()
-        step = state["step"]
-        return (Decision(state["actor"], step, DECISION_MOVES[step], prompt=_prompt(state)),)
+    def awaiting(self, state):
+        """The one seat that must act and its step; nobody once the game is over."""
+        return () if state["phase"] == "over" else ((state["actor"], state["step"]),)
 
-    def legal_moves(self, state, seat):
-        """Every legal move of `seat`'s pending decision ([] if it has none)."""
-        if state["phase"] == "over" or seat != state["actor"]:
-            return []
-        phase = state["phase"]
-        if phase == "bidding":
-            return bidding.legal(state, seat)
-        if phase == "resolution":
-            return resolution.legal(state, seat)
-        if phase == "travel":
-            return travel.legal(state, seat)
-        return upkeep.convert_legal(state, seat)
+    def prompt(self, state, seat, kind):
+        """Context for the pending decision: phase, round and what the step is about."""
+        return _prompt(state)
 
-    def apply(self, state, seat, move):
-        """The state after `seat`'s `move`, with every automatic step after it played."""
-        s = deep_copy(state)
-        phase = s["phase"]
-        if phase == "bidding":
-            bidding.apply(s, seat, move)
-        elif phase == "resolution":
-            resolution.apply(s, seat, move)
-        elif phase == "travel":
-            if travel.apply(s, seat, move):
-                flow.end_travel_turn(s, seat)
-        else:
-            upkeep.apply_convert(s, seat, move["points"])
-            s["cursor"] += 1
-        return flow.advance(s)
+    def settle(self, state):
+        """Every automatic step until a seat must decide (Dúlì, forced passes, upkeep)."""
+        flow.advance(state)
+
+    def check_state(self, data):
+        """Lengths per player count, phase and step, traders/structures/presents conserved."""
+        state.check_state(data)
 
     def view(self, state, seat):
         """Everything but the seed and the order of Dúlì's draw pile."""
         return views.view(state, seat)
+
+    def view_schema(self, spectator=False):
+        """JSON Schema of a seat's (or the spectator's) view, every field described."""
+        return described.view_schema(spectator)
+
+    def board(self):
+        """Every table the engine uses, tagged, with building effects and Dúlì's cards."""
+        return printed.board()
 
     def outcome(self, state):
         """Final scores and ranks once the game is over."""
@@ -72,19 +98,9 @@ class Yunnan(Game):
             return None
         return scoring.outcome(state)
 
-    def to_dict(self, state):
-        """The state is plain data already."""
-        return deep_copy(state)
-
-    def from_dict(self, data):
-        """Validate, then copy."""
-        state.validate(data)
-        return deep_copy(data)
-
     def redetermine(self, state, seat, rng):
         """Reshuffle the unseen part of Dúlì's deck."""
         return views.redetermine(state, seat, rng)
-
 
 
 def _prompt(s) -> dict:

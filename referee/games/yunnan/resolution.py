@@ -8,6 +8,7 @@ Blocker and each Building Yard structure are decisions of their own.
 from __future__ import annotations
 
 from referee.core import IllegalMove
+from referee.core.kit import rule_error
 from referee.games.yunnan import build
 from referee.games.yunnan.data import (BIDDABLE, BUILDING_YARD, CUSTOMS_OFFICE, GORGE_IDS,
                                        GORGE_INDEX, GUARD, HORSE_TRADER, INFLUENCE_MAX,
@@ -34,18 +35,50 @@ def buildings_of(s, p: int) -> list[str]:
     return [b for b in BIDDABLE if p in s["bids"][b]]
 
 
-def legal(s, p: int) -> list[dict]:
-    """Moves of seat `p`'s pending resolution decision (resolve, block or yard)."""
-    step = s["step"]
-    if step == "resolve":
-        return [{"type": "resolve", "building": b} for b in buildings_of(s, p)]
-    if step == "block":
-        return [{"type": "block", "gorge": g} for g in GORGE_IDS]
-    return yard_moves(s, p)
+def order_matters(todo: list[str]) -> bool:
+    """Whether resolving the buildings of `todo` in different orders can end differently.
+
+    Only the Building Yard's choices read what another resolution changes: where a structure
+    may go depends on the horse (Horse Trader) and the Gorge Blocker (Temple). Every other
+    pair commutes: their effects touch disjoint fields (reserve and Market, passes, horse,
+    influence; coins and supply only add up), and the Temple's and the Yard's choices read
+    none of those fields. So without the Yard beside the Horse Trader or the Temple every
+    order gives the same states, and the building order is not asked.
+    """
+    return BUILDING_YARD in todo and (HORSE_TRADER in todo or TEMPLE in todo)
 
 
-def yard_moves(s, p: int) -> list[dict]:
-    """Every Building Yard choice: a structure kept, or placed where it may be built now."""
+def resolve_candidates(s, p: int) -> list[dict]:
+    """A resolve move per building holding `p`'s bids."""
+    return [{"type": "resolve", "building": b} for b in buildings_of(s, p)]
+
+
+def check_resolve(s, p: int, move: dict) -> IllegalMove | None:
+    """Only a building where `p` has bids left to resolve."""
+    if move["building"] not in buildings_of(s, p):
+        return rule_error("resolve.no_bid", f"you have no bid to resolve in "
+                          f"{move['building']}; yours are in {buildings_of(s, p)}")
+    return None
+
+
+def play_resolve(s, p: int, move: dict) -> None:
+    """Resolve `p`'s bids in the building chosen."""
+    resolve_building(s, p, move["building"])
+
+
+def block_candidates(s, p: int) -> list[dict]:
+    """The Gorge Blocker may go across any gorge."""
+    return [{"type": "block", "gorge": g} for g in GORGE_IDS]
+
+
+def play_block(s, p: int, move: dict) -> None:
+    """Block the gorge for this round; the resolution goes on."""
+    s["blocker"] = GORGE_INDEX[move["gorge"]]
+    s["step"] = "resolve"
+
+
+def yard_candidates(s, p: int) -> list[dict]:
+    """Every Building Yard choice of a structure `p` has there: kept, or placed anywhere."""
     moves = []
     for kind, count in s["yard"][p].items():
         if count <= 0:
@@ -55,38 +88,31 @@ def yard_moves(s, p: int) -> list[dict]:
             continue
         moves.append({"type": "yard", "structure": kind})
         moves += [{"type": "yard", "structure": kind, "place": place}
-                  for place in build.places(s, p, kind)]
+                  for place in build.anywhere(kind)]
     return moves
 
 
-def apply(s, p: int, move: dict) -> None:
-    """Apply a resolution move of seat `p`."""
-    kind = move["type"]
-    if kind == "resolve":
-        if move["building"] not in buildings_of(s, p):
-            raise IllegalMove("resolve.no_bid", f"rule 'resolve': you have no bid to resolve in "
-                              f"{move['building']}; yours are in {buildings_of(s, p)}")
-        resolve_building(s, p, move["building"])
-    elif kind == "block":
-        s["blocker"] = GORGE_INDEX[move["gorge"]]
-        s["step"] = "resolve"
-    else:
-        _yard(s, p, move)
-
-
-def _yard(s, p: int, move: dict) -> None:
+def check_yard(s, p: int, move: dict) -> IllegalMove | None:
+    """A structure left for `p` in the Yard; a guard placed in a province; a build allowed."""
     kind, place = move["structure"], move.get("place")
     if s["yard"][p].get(kind, 0) <= 0:
-        raise IllegalMove("yard.none_left", f"rule 'yard': no {kind} of yours is left in the "
-                          f"general supply")
+        return rule_error("yard.none_left", f"no {kind} of yours is left in the general supply")
     if kind == GUARD:
         if place not in PROV_INDEX:
-            raise IllegalMove("yard.guard_place", "rule 'guards': the Guards marker is placed at "
-                              f"once in a province, not {place!r}")
+            return rule_error("yard.guard_place", f"the Guards marker is placed at once in a "
+                              f"province, not {place!r}", rule="guards")
+    elif place is not None:
+        return build.problem(s, p, kind, place, rule="yard")
+    return None
+
+
+def play_yard(s, p: int, move: dict) -> None:
+    """Take the structure: a guard placed, a structure built or kept in the personal supply."""
+    kind, place = move["structure"], move.get("place")
+    if kind == GUARD:
         s["guards"][p] = PROV_INDEX[place]
         s["guard_spent"][p] = True
     elif place is not None:
-        build.check(s, p, kind, place, rule="yard")
         build.place(s, p, kind, place)
     else:
         s["stock"][p][kind] += 1

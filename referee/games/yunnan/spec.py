@@ -6,7 +6,7 @@ from referee.core import GameSpec, MoveKind, OptionSpec
 from referee.games.yunnan.data import (BIDDABLE, BUILDABLE, GORGE_IDS, GUARD, MARKET,
                                        PROVINCES, SUPPLY)
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"
 
 _PROVINCE = {"type": "string", "enum": list(PROVINCES)}
 _SOURCE = {"type": "string", "enum": [SUPPLY, *PROVINCES],
@@ -29,6 +29,12 @@ OPTIONS = (
                "2 players: where Dúlì's card traders for provinces no horse has reached go: "
                "'farthest' (added to the farthest reached province, so she uses all 7) or "
                "'supply' (kept in her supply)", choices=("farthest", "supply")),
+    OptionSpec("duli_no_bid", "choice", "skip",
+               "2 players: a bidding turn on which no Dúlì card could place a trader (she has "
+               "one in every Progress Building or no free permissible space there): 'skip' "
+               "(default: no card is turned, she stays in the bidding) or 'spend_card' (a card "
+               "is turned and spent, as in rules_version 1)", choices=("skip", "spend_card"),
+               status="DERIVED"),
 )
 
 MOVES = (
@@ -81,15 +87,3 @@ SPEC = GameSpec(
     summary="Tea traders on the Tea Horse Road: bid for progress in Pu'er, travel, displace, "
             "earn income and victory points. 2 players play with the Dúlì automaton.",
 )
-
-DECISION_MOVES = {
-    "bid": ("bid", "bank", "market", "pass"),
-    "resolve": ("resolve",),
-    "block": ("block",),
-    "yard": ("yard",),
-    "travel": ("build", "step", "done"),
-    "journey": ("step", "stop"),
-    "displace": ("displace", "no_displace"),
-    "convert": ("convert",),
-}
-"""The move types each kind of pending decision accepts."""

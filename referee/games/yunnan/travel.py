@@ -9,6 +9,7 @@ displace one lower-influence opponent trader down the road. A trader travels onc
 from __future__ import annotations
 
 from referee.core import IllegalMove
+from referee.core.kit import rule_error
 from referee.games.yunnan import board, build
 from referee.games.yunnan.data import MARKET, NPROV, PROV_INDEX, PROVINCES
 
@@ -46,25 +47,31 @@ def starts(s, p: int) -> list[str]:
                   if s["traders"][p][i] - s["arrived"][i] > 0]
 
 
-def legal(s, p: int) -> list[dict]:
-    """Every legal move of seat `p`'s pending Build & Travel decision."""
-    step = s["step"]
-    if step == "displace":
-        at = s["displace_at"]
-        return ([{"type": "displace", "owner": o} for o in victims(s, p, at)]
-                + [{"type": "no_displace"}])
-    if step == "journey":
-        j = s["journey"]
-        here = PROVINCES[j["at"]]
-        return ([{"type": "step", "from": here, "to": to}
-                 for to, _ in _targets(s, p, here, j["visited"])] + [{"type": "stop"}])
-    moves = build.legal_builds(s, p)
-    for origin in starts(s, p):
-        visited = () if origin == MARKET else (PROV_INDEX[origin],)
-        moves += [{"type": "step", "from": origin, "to": to}
-                  for to, _ in _targets(s, p, origin, visited)]
-    moves.append({"type": "done"})
-    return moves
+def _next_to(s, p: int, origin: str) -> list[str]:
+    """Where one step from `origin` could lead, before passes, reach and visits are checked."""
+    if origin == MARKET:
+        return [PROVINCES[0]]
+    return [PROVINCES[j] for j in board.neighbours(s, p, PROV_INDEX[origin])]
+
+
+def step_candidates(s, p: int) -> list[dict]:
+    """A first step from each location holding a trader that may travel, to every place
+    next to it (the check filters by passes, reach and the road)."""
+    return [{"type": "step", "from": origin, "to": to}
+            for origin in starts(s, p) for to in _next_to(s, p, origin)]
+
+
+def journey_candidates(s, p: int) -> list[dict]:
+    """The journey under way: a step on from where the trader is (the check filters)."""
+    here = PROVINCES[s["journey"]["at"]]
+    return [{"type": "step", "from": here, "to": to} for to in _next_to(s, p, here)]
+
+
+def displace_candidates(s, p: int) -> list[dict]:
+    """A displacement of each participant with a trader where the journey ended."""
+    at = s["displace_at"]
+    return [{"type": "displace", "owner": o} for o in range(board.participants(s))
+            if s["traders"][o][at] > 0]
 
 
 def victims(s, p: int, i: int) -> list[int]:
@@ -75,39 +82,50 @@ def victims(s, p: int, i: int) -> list[int]:
             and not board.guarded(s, o, i)]
 
 
-def apply(s, p: int, move: dict) -> bool:
-    """Apply a Build & Travel move of seat `p`; True when the turn is over."""
-    kind = move["type"]
-    if kind == "build":
-        build.apply_build(s, p, move)
-    elif kind == "step":
-        _step(s, p, move["from"], move["to"])
-    elif kind == "stop":
-        _stop(s, p)
-    elif kind == "displace":
-        _displace(s, p, move["owner"])
-    elif kind == "no_displace":
-        s["step"], s["displace_at"] = "travel", None
-    else:
-        return True
-    return False
-
-
-def _step(s, p: int, origin: str, to: str) -> None:
+def check_step(s, p: int, move: dict) -> IllegalMove | None:
+    """A step of the journey under way, or the first step of a trader that may still travel."""
+    origin, to = move["from"], move["to"]
     journey = s["journey"]
     if journey is not None:
         if origin != PROVINCES[journey["at"]]:
-            raise IllegalMove("travel.journey", f"rule 'travel': the journey under way is in "
-                              f"{PROVINCES[journey['at']]}; finish it before moving from {origin}")
+            return rule_error("travel.journey", f"the journey under way is in "
+                              f"{PROVINCES[journey['at']]}; finish it before moving from "
+                              f"{origin}")
         visited = journey["visited"]
     else:
         if origin not in starts(s, p):
-            raise IllegalMove("travel.no_trader", f"rule 'travel': you have no trader in "
-                              f"{origin} that may travel this turn")
+            return rule_error("travel.no_trader", f"you have no trader in {origin} that may "
+                              f"travel this turn")
         visited = [] if origin == MARKET else [PROV_INDEX[origin]]
-    options = dict(_targets(s, p, origin, visited))
-    if to not in options:
-        raise IllegalMove("travel.step", _step_reason(s, p, origin, to, visited))
+    if to not in dict(_targets(s, p, origin, visited)):
+        return _step_refusal(s, p, origin, to, visited)
+    return None
+
+
+def _step_refusal(s, p: int, origin: str, to: str, visited) -> IllegalMove:
+    left = s["passes"][p] - s["passes_used"]
+    if origin == MARKET and to != PROVINCES[0]:
+        reason = f"from the Market a trader always moves to {PROVINCES[0]} first"
+    elif to in PROV_INDEX and PROV_INDEX[to] in visited:
+        reason = f"this trader has already entered {to} on this journey"
+    elif to in PROV_INDEX and PROV_INDEX[to] > s["horse"][p]:
+        reason = (f"your horse has reached {PROVINCES[s['horse'][p]]}, so your traders may not "
+                  f"enter {to}")
+    elif left < 1:
+        return rule_error("travel.step", f"all {s['passes'][p]} of your Border Passes are used",
+                          rule="border_passes")
+    else:
+        reason = (f"{to} is not next to {origin} by the road or one of your unblocked bridges")
+    return rule_error("travel.step", reason)
+
+
+def play_step(s, p: int, move: dict) -> None:
+    """Move the trader one border on (starting its journey); stop where it can go no further."""
+    origin, to = move["from"], move["to"]
+    journey = s["journey"]
+    visited = (journey["visited"] if journey is not None
+               else [] if origin == MARKET else [PROV_INDEX[origin]])
+    cost = dict(_targets(s, p, origin, visited))[to]
     if journey is None:
         if origin == MARKET:
             s["market"][p] -= 1
@@ -115,33 +133,23 @@ def _step(s, p: int, origin: str, to: str) -> None:
             s["traders"][p][PROV_INDEX[origin]] -= 1
         journey = s["journey"] = {"at": None, "visited": visited}
         s["step"] = "journey"
-    s["passes_used"] += options[to]
+    s["passes_used"] += cost
     journey["at"] = PROV_INDEX[to]
     journey["visited"].append(PROV_INDEX[to])
     if not _targets(s, p, to, journey["visited"]):
-        _stop(s, p)  # nowhere further to go: the journey ends here
+        play_stop(s, p, move)  # nowhere further to go: the journey ends here
 
 
-def _step_reason(s, p: int, origin: str, to: str, visited) -> str:
-    left = s["passes"][p] - s["passes_used"]
-    if origin == MARKET and to != PROVINCES[0]:
-        return f"rule 'travel': from the Market a trader always moves to {PROVINCES[0]} first"
-    if to in PROV_INDEX and PROV_INDEX[to] in visited:
-        return f"rule 'travel': this trader has already entered {to} on this journey"
-    if to in PROV_INDEX and PROV_INDEX[to] > s["horse"][p]:
-        return (f"rule 'travel': your horse has reached {PROVINCES[s['horse'][p]]}, so your "
-                f"traders may not enter {to}")
-    if left < 1:
-        return f"rule 'border_passes': all {s['passes'][p]} of your Border Passes are used"
-    return (f"rule 'travel': {to} is not next to {origin} by the road or one of your unblocked "
-            f"bridges")
+def check_stop(s, p: int, move: dict) -> IllegalMove | None:
+    """Only a journey under way can stop."""
+    if s["journey"] is None:
+        return rule_error("travel.no_journey", "no journey is under way")
+    return None
 
 
-def _stop(s, p: int) -> None:
-    journey = s["journey"]
-    if journey is None:
-        raise IllegalMove("travel.no_journey", "rule 'travel': no journey is under way")
-    at = journey["at"]
+def play_stop(s, p: int, move: dict) -> None:
+    """The trader stays where it is; then a displacement is offered if there is a victim."""
+    at = s["journey"]["at"]
     s["traders"][p][at] += 1
     s["arrived"][at] += 1
     s["journey"] = None
@@ -151,14 +159,26 @@ def _stop(s, p: int) -> None:
         s["step"] = "travel"
 
 
-def _displace(s, p: int, owner: int) -> None:
-    at = s["displace_at"]
+def check_displace(s, p: int, move: dict) -> IllegalMove | None:
+    """Only a lower-influence, unguarded owner with a trader where the journey ended."""
+    owner, at = move["owner"], s["displace_at"]
     if owner not in victims(s, p, at):
-        raise IllegalMove("displace.target", f"rule 'displacement': participant {owner} has no "
-                          f"trader in {PROVINCES[at]} with influence below your "
-                          f"{s['influence'][p]} that is not guarded")
+        return rule_error("displace.target", f"participant {owner} has no trader in "
+                          f"{PROVINCES[at]} with influence below your {s['influence'][p]} "
+                          f"that is not guarded", rule="displacement")
+    return None
+
+
+def play_displace(s, p: int, move: dict) -> None:
+    """Send one of the owner's traders down the road."""
+    at, owner = s["displace_at"], move["owner"]
     board.displace_one(s, owner, at)
     s["report"]["displaced"].append({"by": p, "owner": owner, "from": PROVINCES[at]})
+    s["step"], s["displace_at"] = "travel", None
+
+
+def play_no_displace(s, p: int, move: dict) -> None:
+    """Nobody is displaced; the turn goes on."""
     s["step"], s["displace_at"] = "travel", None
 
 
@@ -175,7 +195,7 @@ def finish_turn(s, p: int) -> None:
 
 def only_done(s, p: int) -> bool:
     """True when seat `p` can neither build nor start a journey (its turn is a formality)."""
-    if build.legal_builds(s, p):
+    if build.can_build(s, p):
         return False
     for origin in starts(s, p):
         visited = () if origin == MARKET else (PROV_INDEX[origin],)

@@ -5,6 +5,7 @@ conversion of income into victory points, the game-end check and the next round'
 from __future__ import annotations
 
 from referee.core import IllegalMove
+from referee.core.kit import rule_error
 from referee.games.yunnan import board, duli
 from referee.games.yunnan.data import END_VP, IMMUNE_INFLUENCE, NPROV, PROVINCES
 
@@ -62,17 +63,29 @@ def income_and_order(s) -> None:
     s["grey"] = ([s["duli"]] if s["duli"] is not None else []) + seats
 
 
-def convert_legal(s, p: int) -> list[dict]:
-    """Every amount of this round's income seat `p` may convert into victory points."""
+def convert_candidates(s, p: int) -> list[dict]:
+    """Every amount from 0 to this round's income of seat `p`."""
     return [{"type": "convert", "points": k} for k in range(s["income"][p] + 1)]
 
 
-def apply_convert(s, p: int, points: int) -> None:
-    """Convert `points` of `p`'s round income into VP; the rest is paid in coins."""
+def check_convert(s, p: int, move: dict) -> IllegalMove | None:
+    """At most the round's income."""
     income = s["income"][p]
-    if points > income:
-        raise IllegalMove("convert.too_much", f"rule 'convert': you may convert at most your "
-                          f"round income of {income}, not {points}")
+    if move["points"] > income:
+        return rule_error("convert.too_much", f"you may convert at most your round income of "
+                          f"{income}, not {move['points']}")
+    return None
+
+
+def play_convert(s, p: int, move: dict) -> None:
+    """Convert, then the next participant in turn order converts."""
+    apply_convert(s, p, move["points"])
+    s["cursor"] += 1
+
+
+def apply_convert(s, p: int, points: int) -> None:
+    """Convert `points` of `p`'s round income into VP (already checked); the rest is coins."""
+    income = s["income"][p]
     s["vp"][p] += points
     s["coins"][p] += income - points
     s["income"][p] = None

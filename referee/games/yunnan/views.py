@@ -13,17 +13,39 @@ _PRIVATE = ("seed", "duli_cards")
 
 
 def view(s, seat: int | None) -> dict:
-    """The state as `seat` (None: a spectator) may see it: all but the seed and the deck order."""
+    """The state as `seat` (None: a spectator) may see it: all but the seed and the deck order.
+
+    Single places (a horse, a guard, the Gorge Blocker, bridges, the journey, where to
+    displace) are named as in moves; counts per province stay lists in `provinces` order.
+    """
     out = {k: v for k, v in s.items() if k not in _PRIVATE}
     out = deep_copy(out)
+    _name_places(out, s)
     out["you"] = seat
     out["provinces"] = list(PROVINCES)
     out["gorges"] = list(GORGE_IDS)
-    cards = s["duli_cards"]
+    cards = out["duli_cards"] = s["duli_cards"]  # None without Dúlì: the key is always there
     if cards is not None:
         out["duli_cards"] = {"draw_pile": len(cards["deck"]), "discard": sorted(cards["discard"]),
                              "shown": list(cards["shown"]), "shuffles": cards["shuffles"]}
     return out
+
+
+def _name(names, index):
+    return None if index is None else names[index]
+
+
+def _name_places(out: dict, s) -> None:
+    """Provinces and gorges by name where a player reads one place (as moves name them)."""
+    out["horse"] = [PROVINCES[h] for h in s["horse"]]
+    out["guards"] = [_name(PROVINCES, g) for g in s["guards"]]
+    out["blocker"] = _name(GORGE_IDS, s["blocker"])
+    out["bridges"] = [[GORGE_IDS[g] for g in row] for row in s["bridges"]]
+    out["displace_at"] = _name(PROVINCES, s["displace_at"])
+    journey = s["journey"]
+    if journey is not None:
+        out["journey"] = {"at": PROVINCES[journey["at"]],
+                          "visited": [PROVINCES[i] for i in journey["visited"]]}
 
 
 def redetermine(s, seat, rng):

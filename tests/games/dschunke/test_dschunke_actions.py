@@ -18,8 +18,8 @@ from referee.games.dschunke import flow
 ])
 def test_sell_pays_one_yuan_per_visible_own_crate_minimum_three(crates, expected):
     state = phase2(3)
-    layers(state, "grey", crates)  # the yellow (sell) merchant stands on grey in round 1
-    state = play(state, 0, {"type": "merchant", "merchant": "yellow"})
+    layers(state, "grey", crates)  # the sell merchant stands on grey in round 1
+    state = play(state, 0, {"type": "merchant", "merchant": "sell"})
     assert state["seats"][0]["cash"] == expected
 
 
@@ -32,9 +32,9 @@ def test_take_goods_one_card_per_visible_crate_minimum_three(crates, pile, expec
                                                              left_on_junk):
     state = phase2(3)
     set_hand(state, 0, {})
-    layers(state, "brown", crates)  # the violet (take) merchant stands on brown in round 1
+    layers(state, "brown", crates)  # the take merchant stands on brown in round 1
     set_supply(state, {"brown": pile}, sink=1)
-    state = play(state, 0, {"type": "merchant", "merchant": "violet"})
+    state = play(state, 0, {"type": "merchant", "merchant": "take"})
     assert state["seats"][0]["hand"]["brown"] == expected_hand
     assert state["supply"]["brown"] == left_on_junk
     if pile < 9:  # 9 crates, only 2 fish: 7 more cards of other types are the seat's choice
@@ -46,11 +46,11 @@ def test_take_goods_on_grey_any_type_and_only_what_is_left():
     state = phase2(3)
     set_hand(state, 0, {})
     layers(state, "white", [])
-    state["merchants"]["violet"]["junk"] = "grey"
-    state["merchants"]["yellow"]["junk"] = "white"
+    state["merchants"]["take"]["junk"] = "grey"
+    state["merchants"]["sell"]["junk"] = "white"
     layers(state, "grey", [[0, 0, 0]])  # 9 crates
     set_supply(state, {"white": 0, "brown": 0, "lilac": 3, "orange": 2}, sink=1)
-    state = play(state, 0, {"type": "merchant", "merchant": "violet"})
+    state = play(state, 0, {"type": "merchant", "merchant": "take"})
     assert decision(state).kind == "take_goods"
     assert moves(state, 0) == [{"type": "take_goods", "goods": "lilac", "junk": "lilac"},
                                {"type": "take_goods", "goods": "orange", "junk": "orange"}]
@@ -65,16 +65,16 @@ def test_take_goods_rejects_another_type_while_the_junks_own_is_left():
     state = phase2(3)
     layers(state, "brown", [[0, 0, 0]])
     set_supply(state, {"brown": 4}, sink=1)
-    state = play(state, 0, {"type": "merchant", "merchant": "violet"})
+    state = play(state, 0, {"type": "merchant", "merchant": "take"})
     assert moves(state, 0)[0]["goods"] != "brown"  # 4 fish taken at once, then a free choice
     assert state["supply"]["brown"] == 0
 
 
 def test_merchant_acts_only_once_per_round():
     state = phase2(3)
-    state = play(state, 0, {"type": "merchant", "merchant": "yellow"})
-    assert {"type": "merchant", "merchant": "yellow"} not in moves(state, 1)
-    rejects(state, 1, {"type": "merchant", "merchant": "yellow"}, "move.illegal.merchant")
+    state = play(state, 0, {"type": "merchant", "merchant": "sell"})
+    assert {"type": "merchant", "merchant": "sell"} not in moves(state, 1)
+    rejects(state, 1, {"type": "merchant", "merchant": "sell"}, "move.illegal.merchant")
 
 
 @pytest.mark.parametrize("junk, ok", [("orange", True), ("white", True), ("lilac", False),
@@ -122,7 +122,7 @@ def test_load_needs_strips_left_in_supply(strips_left, single, placed):
     state = phase2(3, load_single_last_strip=single)
     layers(state, "lilac", [])
     set_strips_left(state, 0, strips_left)
-    move = {"type": "merchant", "merchant": "green"}
+    move = {"type": "merchant", "merchant": "load"}
     if not placed:
         assert move not in moves(state, 0)
         rejects(state, 0, move, "move.illegal.load")
@@ -135,7 +135,7 @@ def test_pass_only_when_no_action_is_possible():
     state = phase2(3)
     rejects(state, 0, {"type": "pass"}, "move.illegal.pass")
     set_strips_left(state, 0, 0)
-    for figure in ("yellow", "violet"):
+    for figure in ("sell", "take"):
         state["merchants"][figure]["used"] = True
     state["assistants"]["lower"]["used"] = True
     assert moves(state, 0) == [{"type": "pass"}]
@@ -145,9 +145,9 @@ def test_pass_only_when_no_action_is_possible():
 
 def test_each_player_one_action_then_resupply():
     state = phase2(3)
-    for seat, move in enumerate([{"type": "merchant", "merchant": "yellow"},
+    for seat, move in enumerate([{"type": "merchant", "merchant": "sell"},
                                  {"type": "assistant", "assistant": "lower", "junk": "white"},
-                                 {"type": "merchant", "merchant": "green"}]):
+                                 {"type": "merchant", "merchant": "load"}]):
         assert decision(state).kind == "action" and decision(state).seat == seat
         state = play(state, seat, move)
     assert state["phase"] == 3 and decision(state).kind == "resupply"
@@ -158,9 +158,9 @@ def test_turn_with_hidden_cards_stays_open_until_done():
     from dschunke_helpers import hidden_card
     state = phase2(3)
     hidden_card(state, 0, "bonus_grey")
-    state = play(state, 0, {"type": "merchant", "merchant": "yellow"})
+    state = play(state, 0, {"type": "merchant", "merchant": "sell"})
     assert decision(state).kind == "after_action" and decision(state).seat == 0
-    rejects(state, 0, {"type": "merchant", "merchant": "green"}, "move.unexpected")
+    rejects(state, 0, {"type": "merchant", "merchant": "load"}, "move.unexpected")
     state = play(state, 0, {"type": "done"})
     assert decision(state).seat == 1
 
@@ -171,6 +171,6 @@ def test_figures_advance_and_start_player_passes_after_the_round():
     flow.end_round(state)
     assert state["round"] == 2 and state["start"] == (start + 1) % 3
     assert {m: f["junk"] for m, f in state["merchants"].items()} == \
-        {"green": "brown", "violet": "white", "yellow": "orange"}
+        {"load": "brown", "take": "white", "sell": "orange"}
     assert GAME.view(state, 0)["assistants"]["lower"]["space"] == 1
     assert not any(f["used"] for f in state["merchants"].values())

@@ -40,9 +40,9 @@ def test_view_reports_visible_crates_of_the_partly_filled_top():
 
 def test_load_action_lays_two_strips_crosswise_on_the_merchants_junk():
     state = phase2(3)
-    layers(state, "lilac", [[0, 1]])  # the green (load) merchant stands on lilac in round 1
+    layers(state, "lilac", [[0, 1]])  # the load merchant stands on lilac in round 1
     strips = state["seats"][0]["strips"]
-    state = play(state, 0, {"type": "merchant", "merchant": "green"})
+    state = play(state, 0, {"type": "merchant", "merchant": "load"})
     assert state["junks"]["lilac"]["layers"] == [[0, 0, 1], [0]]
     assert state["seats"][0]["strips"] == strips - 2
     assert visible_crates(state["junks"]["lilac"]["layers"], 1) == 2

@@ -70,3 +70,22 @@ def test_from_dict_round_trips_through_json():
     state = new(4, 8)
     text = json.dumps(GAME.to_dict(state), sort_keys=True)
     assert json.dumps(GAME.to_dict(GAME.from_dict(json.loads(text))), sort_keys=True) == text
+
+
+def test_the_board_serves_every_table_tagged_with_texts_for_cards_and_actions():
+    """board(): each table described, every value tagged; a one-line effect per special card
+    and per action; the track, events, market cards and scoring the engine reads."""
+    from referee.games.dschunke.data import ACTIONS, CARDS, EVENTS, MARKET, SCORING, TRACKS
+    from referee.core.seeds import untag
+    board = GAME.board()
+    for name, entry in board.items():
+        assert set(entry) == {"description", "value"} and entry["description"], name
+        assert _all_tagged(entry["value"]), name
+    assert set(untag(board["special_card_effects"]["value"])) == set(CARDS)
+    assert all(len(t) > 20 for t in untag(board["special_card_effects"]["value"]).values())
+    assert set(untag(board["action_texts"]["value"])) == set(ACTIONS)
+    assert untag(board["track"]["value"]) == TRACKS
+    assert untag(board["events"]["value"]) == EVENTS
+    assert untag(board["market_cards"]["value"]) == MARKET
+    assert untag(board["scoring"]["value"]) == SCORING
+    json.dumps(board)

@@ -111,8 +111,10 @@ def test_s_event_take_card_must_be_in_the_stack():
 
 def test_s_event_empty_stack_cannot_be_chosen():
     def prepare(state):
-        state["seats"][2]["played"] += [{"card": c, "stack": 0, "at": -1, "round": 0}
-                                        for c in state["stacks"][0]]
+        for card in state["stacks"][0]:  # each taken at its own moment, as keep_card does
+            state["seats"][2]["played"].append({"card": card, "stack": 0,
+                                                "at": state["clock"], "round": 0})
+            state["clock"] += 1
         state["stacks"][0] = []
     state = round_start(3, 3, prepare=prepare)
     assert decision(state).prompt["stacks"] == [1, 2, 3]

@@ -163,8 +163,8 @@ def test_poker_s_before_round_ten_is_a_card_without_choice():
 
 def _to_resupply(state):
     for seat in range(3):
-        state = play(state, seat, {"type": "merchant", "merchant": ["yellow", "violet",
-                                                                      "green"][seat]})
+        state = play(state, seat, {"type": "merchant", "merchant": ["sell", "take",
+                                                                      "load"][seat]})
         if decision(state).kind == "take_goods":
             while decision(state).kind == "take_goods":
                 state = play(state, seat, moves(state, seat)[0])

@@ -45,7 +45,7 @@ def test_setup_lays_found_cargo_strips_and_merchants(players):
     per_seat = 4 if players == 3 else 3
     assert all(s["strips"] == 20 - per_seat for s in state["seats"])
     assert {m: f["junk"] for m, f in state["merchants"].items()} == \
-        {"green": "lilac", "violet": "brown", "yellow": "grey"}
+        {"load": "lilac", "take": "brown", "sell": "grey"}
 
 
 @pytest.mark.parametrize("players, tracks", [(3, ["lower"]), (4, ["lower", "upper"])])
@@ -91,7 +91,7 @@ def test_setup_variant_merchants_face_down_then_strips_of_right_neighbour(player
     assert decision(state).kind == "place_merchant" and decision(state).seat == start
     for junk in ("orange", "white", "grey"):
         view = GAME.view(state, start)["merchants"]
-        assert "green" not in view  # identities stay hidden until the strips are placed
+        assert "load" not in view  # identities stay hidden until the strips are placed
         state = play(state, start, {"type": "place_merchant", "junk": junk})
     assert GAME.view(state, 0)["merchants"] == {"face_down": ["grey", "orange", "white"]}
     placed = 0

@@ -27,10 +27,10 @@ def test_move_cargo_strip_moves_a_top_layer_strip_onto_another_junk():
     hidden_card(state, 0, "move_strip")
     layers(state, "white", [[0, 1, 2], [1]])
     layers(state, "orange", [[0, 2]])
-    covered = {"type": "move_strip", "from": "white", "owner": 0, "to": "orange"}
+    covered = {"type": "move_strip", "from": "white", "owner_seat": 0, "to": "orange"}
     assert covered not in moves(state, 0)
     rejects(state, 0, covered, "move.illegal.move_strip")  # seat 0's strip is covered (FAQ Q5)
-    state = play(state, 0, {"type": "move_strip", "from": "white", "owner": 1, "to": "orange"})
+    state = play(state, 0, {"type": "move_strip", "from": "white", "owner_seat": 1, "to": "orange"})
     assert state["junks"]["white"]["layers"] == [[0, 1, 2]]
     assert state["junks"]["orange"]["layers"] == [[0, 1, 2]]
     assert [r["card"] for r in state["seats"][0]["played"]] == ["move_strip"]
@@ -40,7 +40,7 @@ def test_move_cargo_strip_moves_a_top_layer_strip_onto_another_junk():
 def test_move_cargo_strip_onto_a_full_layer_starts_a_crosswise_one():
     state = phase2(3)
     hidden_card(state, 0, "move_strip")
-    state = play(state, 0, {"type": "move_strip", "from": "orange", "owner": 0, "to": "brown"})
+    state = play(state, 0, {"type": "move_strip", "from": "orange", "owner_seat": 0, "to": "brown"})
     assert state["junks"]["brown"]["layers"] == [[0, 1, 2], [0]]
     assert GAME.view(state, 1)["junks"]["brown"]["visible"] == [3 + 2, 2, 2]
 
@@ -48,7 +48,7 @@ def test_move_cargo_strip_onto_a_full_layer_starts_a_crosswise_one():
 def test_extra_action_sells_on_its_junk_ignoring_merchants_and_keeps_the_action():
     state = phase2(3)
     hidden_card(state, 0, "extra_sell_grey")
-    state = play(state, 0, {"type": "merchant", "merchant": "yellow"})  # sells on grey
+    state = play(state, 0, {"type": "merchant", "merchant": "sell"})  # sells on grey
     state = play(state, 0, {"type": "extra_action", "card": "extra_sell_grey"})
     assert state["seats"][0]["cash"] == 3 + 3
     # no hidden card left: the turn is over, and the card is gone for good
@@ -82,10 +82,12 @@ def test_permanent_cards_face_up_others_hidden_with_stack_and_round():
 
 
 def test_take_card_is_redacted_in_the_log_for_others():
-    move = {"type": "take_card", "card": "bonus_grey"}
-    assert GAME.redact_move(move, 1, 0) == {"type": "take_card"}
-    assert GAME.redact_move(move, 1, None) == {"type": "take_card"}
-    assert GAME.redact_move(move, 1, 1) == move
+    """A hidden card kept stays secret in the log; a permanent one is laid face up."""
+    state = new(3)
+    assert GAME.public_move(state, 1, {"type": "take_card", "card": "bonus_grey"}) == \
+        {"type": "take_card"}
+    shown = {"type": "take_card", "card": "resupply"}
+    assert GAME.public_move(state, 1, shown) == shown
 
 
 def _game_over(state):

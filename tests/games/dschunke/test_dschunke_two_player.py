@@ -23,7 +23,7 @@ def test_two_player_no_assistant_actions():
 
 def test_two_player_used_merchant_moves_face_down_to_a_free_junk():
     state = _two()
-    state = play(state, 0, {"type": "merchant", "merchant": "yellow"})  # sells on grey
+    state = play(state, 0, {"type": "merchant", "merchant": "sell"})  # sells on grey
     d = decision(state)
     assert d.kind == "relocate_merchant" and d.seat == 0
     assert moves(state, 0) == [{"type": "relocate_merchant", "junk": "orange"},
@@ -31,17 +31,17 @@ def test_two_player_used_merchant_moves_face_down_to_a_free_junk():
     rejects(state, 0, {"type": "relocate_merchant", "junk": "lilac"},
             "move.illegal.relocate_merchant")
     state = play(state, 0, {"type": "relocate_merchant", "junk": "white"})
-    assert state["merchants"]["yellow"] == {"junk": "white", "used": True}
+    assert state["merchants"]["sell"] == {"junk": "white", "used": True}
     assert decision(state).seat == 1
-    assert {"type": "merchant", "merchant": "yellow"} not in moves(state, 1)
+    assert {"type": "merchant", "merchant": "sell"} not in moves(state, 1)
 
 
 def test_two_player_take_on_grey_may_use_the_general_store():
     state = _two()
     set_hand(state, 0, {})
-    state["merchants"]["violet"]["junk"], state["merchants"]["yellow"]["junk"] = "grey", "brown"
+    state["merchants"]["take"]["junk"], state["merchants"]["sell"]["junk"] = "grey", "brown"
     layers(state, "grey", [[0]])
-    state = play(state, 0, {"type": "merchant", "merchant": "violet"})
+    state = play(state, 0, {"type": "merchant", "merchant": "take"})
     sources = {(m["goods"], m["junk"]) for m in moves(state, 0)}
     assert ("white", "white") in sources
     assert {j for _, j in sources} >= {"grey"}  # the store lies on the grey junk

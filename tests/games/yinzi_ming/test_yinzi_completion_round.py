@@ -73,12 +73,24 @@ def test_exchange_during_regulation_step_pays_the_tax():
     assert (s["seats"][seat]["yinzi"], s["seats"][seat]["tax_vp"]) == (0, 0)
 
 
-def test_tax_exemption_slot():
-    """Slot 5 (Tax Exemption): no tax in this round's Regulation."""
-    s, seat = regulating(2, 0)
+@pytest.mark.parametrize("workshops, penalty", [(1, 0), (2, -2)])
+def test_tax_exemption_slot(workshops, penalty):
+    """Rules 4, rules.md Decisions 'Register and starting Stone rebalanced' ([C], replacing
+    5.9's "Tax Exemption: pay no tax in this round's Regulation"): the slot waives the tax
+    of one Workshop (register.json amount 1); the others still pay."""
+    s, seat = regulating(workshops, 0)
     merchant_on(s, seat, data.EXEMPT_SLOT)
+    assert GAME.pending(s)[0].prompt == {"tax_owed": workshops - 1}
     s = act(s, {"type": "done"})
-    assert s["seats"][seat]["tax_vp"] == 0
+    assert s["seats"][seat]["tax_vp"] == penalty
+
+
+def test_rebalanced_start_and_register_costs():
+    """Rules 4 (Decisions 'Register and starting Stone rebalanced'): players start with
+    0 Stone; the register's Crop tiles cost 2, 1, 1, 3, 3 Sapeques, top to bottom."""
+    s = at_directives(2)
+    assert [r["cost"] for r in GAME.view(s, 0)["register"]] == [2, 1, 1, 3, 3]
+    assert all(st["stone"] == 0 for st in new(2)["seats"])
 
 
 def test_tax_waiver_benefit():
@@ -189,8 +201,9 @@ def test_register_refilled_after_a_deploy_purchase_turn():
 
 
 def test_maintenance_steps():
-    """5.14: markets cleared and redrawn, full Ships sail, pieces and cards reset, 3 revealed."""
-    s = play_until(at_directives(), lambda s: s["phase"] == "regulation" and len(s["queue"]) == 1)
+    """5.14: markets cleared and redrawn, full Ships sail (option ships_sail 'full', the rule
+    of rules 1-2), pieces and cards reset, 3 revealed."""
+    s = play_until(at_directives(ships_sail="full"), lambda s: s["phase"] == "regulation" and len(s["queue"]) == 1)
     set_market(s, "suzhou", s["markets"]["suzhou"]["tile"], [0, 1, None, None])
     set_port(s, ["S1", "S2", "S3"])
     s["port"][0]["slots"] = [0, 1, 0]
@@ -208,6 +221,22 @@ def test_maintenance_steps():
         assert not any(c["top"] or c["bottom"] or c["overseers"] for c in st["cards"])
         on_fields = sum(h["count"] for h in s["occupants"].values() if h["owner"] == seat)
         assert st["peasants"] + on_fields == data.PEASANTS
+
+
+def test_loaded_ships_sail_in_maintenance():
+    """Rules 3, rules.md Decisions 'Ships sail' ([C], replacing 5.14's "3. Full Ships sail.
+    Refill the Port to 3 Ships."): in Maintenance every Ship carrying at least one Good sails
+    and is replaced; an empty Ship stays."""
+    s = play_until(at_directives(), lambda s: s["phase"] == "regulation" and len(s["queue"]) == 1)
+    set_port(s, ["S1", "S2", "S3"])
+    s["port"][0]["slots"] = [0, 1, 0]
+    s["port"][1]["slots"] = [None, None, 1]
+    deck = list(s["ship_deck"])
+    s = act(s, {"type": "done"})
+    assert s["round"] == 2
+    assert [p["ship"] for p in s["port"]] == ["S3", *deck[:2]]
+    assert all(o is None for p in s["port"] for o in p["slots"])
+    assert {"S1", "S2"} <= set(s["ships_sailed"])
 
 
 def test_maintenance_reshuffles_empty_decks():

@@ -21,7 +21,7 @@ def test_setup_holdings_and_displays(players):
     3 Ships, 5 Crop tiles; 3 Order cards revealed of 12."""
     s = new(players, seed=4)
     for st in s["seats"]:
-        assert (st["sapeques"], st["yinzi"], st["stone"], st["ambassador"]) == (10, 1, 1, 1)
+        assert (st["sapeques"], st["yinzi"], st["stone"], st["ambassador"]) == (10, 1, 0, 1)
         assert (st["peasants"], st["overseers"]) == (12, 8)
         assert len(st["cards"]) == 3 and len(st["deck"]) == 9
     assert s["dial"] == 3

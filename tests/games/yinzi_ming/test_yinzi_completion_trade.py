@@ -46,7 +46,7 @@ def test_trade_gives_bottom_value_actions_and_overseers_to_four(value):
     for _ in range(4):
         s = act(s, {"type": "quarry"})
     illegal(s, {"type": "quarry"}, "quarry.no_action_left")
-    assert s["seats"][seat]["stone"] == 1 + 4
+    assert s["seats"][seat]["stone"] == data.START["stone"] + 4
 
 
 @pytest.mark.parametrize("half", ["command", "trade"])

@@ -201,7 +201,6 @@ def test_build_pays_stone_covers_three_fields_and_marks_an_overseer():
     ("two fields", ["SZ1", "SZ2"], {}, "move.malformed"),
     ("four fields", ["SZ1", "SZ2", "SZ3", "SZ4"], {}, "move.malformed"),
     ("two provinces", ["CZ3", "SZ1", "SZ2"], {}, "build.province"),
-    ("not board order", ["SZ2", "SZ1", "SZ3"], {}, "build.field_order"),
     ("no stone", ["SZ1", "SZ2", "SZ3"], {"stone": 0}, "build.stone"),
     ("no overseer", ["SZ1", "SZ2", "SZ3"], {"overseers": 0}, "build.overseers"),
 ])
@@ -212,6 +211,19 @@ def test_build_limits(case, fields, holdings, code):
         empty_overseer_supply(s, seat)
     give(s, seat, **holdings)
     illegal(s, {"type": "build", "tile": s["display"][0], "fields": fields}, code)
+
+
+@sentence("S29")
+def test_build_accepts_the_three_fields_in_any_order():
+    """Rules version 2, Decisions 'Build move': "placing a displayed Workshop over exactly three
+    unattended Field spaces" names a set of Fields, so any order is the same build (stored in
+    board order)."""
+    s, seat = building(stone=1)
+    tile = s["display"][0]
+    shuffled = act(s, {"type": "build", "tile": tile, "fields": ["SZ8", "SZ1", "SZ4"]})
+    ordered = act(s, {"type": "build", "tile": tile, "fields": ["SZ1", "SZ4", "SZ8"]})
+    assert shuffled == ordered
+    assert shuffled["workshops"][tile]["fields"] == ["SZ1", "SZ4", "SZ8"]
 
 
 @sentence("S29")

@@ -18,7 +18,7 @@ def test_options_and_defaults():
     assert SPEC.resolve_options({}) == {
         "unattended_excludes_workshops": True, "supply_ignores_transport": True,
         "yangtze_capacity": "cost", "command_after_trade": True,
-        "exclusive_trade_slots": False, "exchange_in_bonus_turn": False}
+        "exclusive_trade_slots": False, "exchange_in_bonus_turn": False, "ships_sail": "loaded"}
     with pytest.raises(InvalidOptions):
         SPEC.resolve_options({"yangtze_capacity": "fast"})
 

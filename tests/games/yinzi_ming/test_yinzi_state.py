@@ -28,27 +28,90 @@ def _mid_game():
     return s
 
 
-@pytest.mark.parametrize("case, patch", [
-    ("missing key", lambda s: s.pop("dial")),
-    ("unknown key", lambda s: s.update(extra=1)),
-    ("peasant lost", lambda s: s["seats"][0].update(peasants=s["seats"][0]["peasants"] + 1)),
-    ("overseer lost", lambda s: s["seats"][1].update(overseers=s["seats"][1]["overseers"] + 1)),
-    ("card twice", lambda s: s["seats"][0]["deck"].append(s["seats"][0]["deck"][0])),
-    ("ship twice", lambda s: s["ship_deck"].append(s["port"][0]["ship"])),
-    ("crop tile lost", lambda s: s["crop_deck"].pop()),
-    ("bad phase", lambda s: s.update(phase="lunch")),
-    ("bad option", lambda s: s["options"].update(yangtze_capacity="fast")),
-    ("dial off", lambda s: s.update(dial=9)),
-    ("seats not a list", lambda s: s.update(seats=None)),
-    ("occupant shape", lambda s: s["occupants"].update(YZ1=[0, 2])),
-    ("covered mismatch", lambda s: s["covered"].update(YZ1="W01")),
-])
-def test_from_dict_rejects_inconsistent_states(case, patch):
-    """from_dict raises InvalidState (never a crash) naming what is wrong."""
+def _seat(s, seat, **fields):
+    s["seats"][seat].update(fields)
+
+
+BROKEN = [
+    # (case, patch, JSON path named in the refusal)
+    ("missing key", lambda s: s.pop("dial"), "$"),
+    ("unknown key", lambda s: s.update(extra=1), "$"),
+    ("seat extra key", lambda s: _seat(s, 0, vp=3), "$.seats[0]"),
+    ("seat missing key", lambda s: s["seats"][1].pop("stone"), "$.seats[1]"),
+    ("peasant lost", lambda s: _seat(s, 0, peasants=s["seats"][0]["peasants"] - 1),
+     "$.seats[0].peasants"),
+    ("overseer lost", lambda s: _seat(s, 1, overseers=s["seats"][1]["overseers"] - 1),
+     "$.seats[1].overseers"),
+    ("negative money", lambda s: _seat(s, 2, sapeques=-1), "$.seats[2].sapeques"),
+    ("money not a number", lambda s: _seat(s, 2, yinzi="3"), "$.seats[2].yinzi"),
+    ("tax_vp positive", lambda s: _seat(s, 0, tax_vp=2), "$.seats[0].tax_vp"),
+    ("ambassador off track", lambda s: _seat(s, 0, ambassador=99), "$.seats[0].ambassador"),
+    ("card twice", lambda s: s["seats"][0]["deck"].append(s["seats"][0]["deck"][0]),
+     "$.seats[0].deck"),
+    ("card out of range", lambda s: s["seats"][0]["deck"].append(99), "$.seats[0].deck[9]"),
+    ("action space card", lambda s: s["seats"][0]["spaces"].update(sell=s["seats"][0]["deck"][0]),
+     "$.seats[0].spaces.sell"),
+    ("ship twice", lambda s: s["ship_deck"].append(s["port"][0]["ship"]), "$.ship_deck"),
+    ("crop tile lost", lambda s: s["crop_deck"].pop(), "$.crop_deck"),
+    ("workshop lost", lambda s: s["workshop_deck"].pop(), "$.workshop_deck"),
+    ("market tile twice", lambda s: s["market_deck"].append(s["market_deck"][0]),
+     "$.market_deck"),
+    ("bad phase", lambda s: s.update(phase="lunch"), "$.phase"),
+    ("stage of another phase", lambda s: s.update(stage="step"), "$.stage"),
+    ("bad option", lambda s: s["options"].update(yangtze_capacity="fast"), "$.options"),
+    ("missing option", lambda s: s["options"].pop("yangtze_capacity"), "$.options"),
+    ("dial off", lambda s: s.update(dial=9), "$.dial"),
+    ("round 0", lambda s: s.update(round=0), "$.round"),
+    ("seats not a list", lambda s: s.update(seats=None), "$.seats"),
+    ("one seat too few", lambda s: s["seats"].pop(), "$.seats"),
+    ("order misses a seat", lambda s: s.update(order=[0, 1, 1]), "$.order"),
+    ("active seat 3 of 3", lambda s: s.update(active=3), "$.active"),
+    ("occupant shape", lambda s: s["occupants"].update(YZ1=[0, 2]), "$.occupants.YZ1"),
+    ("occupant on no space", lambda s: s["occupants"].update(XX9={"owner": 0, "count": 1}),
+     "$.occupants"),
+    ("covered mismatch", lambda s: s["covered"].update(YZ1="W01"), "$.covered"),
+    ("register too short", lambda s: s["register"].pop(), "$.register"),
+    ("register merchant of seat 5", lambda s: s["register"][0].update(merchant=5),
+     "$.register[0].merchant"),
+    ("display too long", lambda s: s["display"].append(None), "$.display"),
+    ("admin missing space", lambda s: s["admin"].pop("B1"), "$.admin"),
+    ("market spaces count", lambda s: next(iter(s["markets"].values()))["spaces"].append(None),
+     "$.markets."),
+    ("port slot count", lambda s: s["port"][0]["slots"].append(None), "$.port[0].slots"),
+    ("turn without its stage", lambda s: s.update(turn={"seat": 0, "waived": False}), "$.turn"),
+    ("final while playing", lambda s: s.update(final={"scores": [], "ranks": [], "breakdown": [],
+                                                      "final_rate": 3}), "$.active"),
+]
+
+
+@pytest.mark.parametrize("case, patch, path", BROKEN, ids=[b[0] for b in BROKEN])
+def test_from_dict_rejects_inconsistent_states(case, patch, path):
+    """from_dict raises InvalidState (never a crash) naming the JSON path of what is wrong."""
     s = json.loads(json.dumps(GAME.to_dict(new(3, seed=2))))
     patch(s)
-    with pytest.raises(InvalidState):
+    with pytest.raises(InvalidState) as err:
         GAME.from_dict(s)
+    assert err.value.details["path"].startswith(path), err.value.message
+
+
+def test_from_dict_checks_final_scores_per_player():
+    """A finished game's scores, ranks and breakdown have one entry per seat."""
+    s = json.loads(json.dumps(GAME.to_dict(_mid_game())))
+    GAME.from_dict(s)
+    s["final"]["ranks"].pop()
+    with pytest.raises(InvalidState) as err:
+        GAME.from_dict(s)
+    assert err.value.details["path"] == "$.final"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_from_dict_checks_seat_numbers_per_player_count(players):
+    """A seat number the player count does not have is refused wherever it appears."""
+    s = json.loads(json.dumps(GAME.to_dict(at_directives(players, seed=3))))
+    s["register"][0]["merchant"] = players
+    with pytest.raises(InvalidState) as err:
+        GAME.from_dict(s)
+    assert err.value.details["path"] == "$.register[0].merchant"
 
 
 def test_from_dict_round_trip_through_json():
@@ -99,27 +162,23 @@ def test_outcome_ranks_everybody():
     assert [b["total"] for b in outcome.details["breakdown"]] == list(outcome.scores)
 
 
-def test_bulk_checked_candidates_are_each_legal():
-    """The Build shortcut in legal_moves lists exactly what checking each candidate would."""
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_audit_listing_over_playouts(players):
+    """Every listing (Build's one-check-decides-all included) equals checking each candidate."""
     from referee.core.bots import random_move
-    from referee.games.yinzi_ming import board
-    from referee.games.yinzi_ming.game import BULK, CANDIDATES, HANDLERS
-    checked = 0
-    for seed in range(4):
-        s = new(2, seed)
-        for version in range(2000):
+    from referee.core.kit import audit_listing
+    builds = 0
+    for seed in range(2):
+        s = new(players, seed, exclusive_trade_slots=bool(seed))
+        for version in range(5000):
             if not GAME.pending(s):
                 break
             seat = s["active"]
-            if s["stage"] == "act" and s["turn"]["action"] == "build":
-                for move_type in BULK:
-                    listed = [m for m in GAME.legal_moves(s, seat) if m["type"] == move_type]
-                    slow = [m for m in CANDIDATES[move_type](s, seat)
-                            if board.accepts(HANDLERS[move_type], s, seat, m)]
-                    assert listed == slow
-                    checked += bool(slow)
+            assert audit_listing(GAME, s, seat) == []
+            builds += s["stage"] == "act" and s["turn"]["action"] == "build"
             s = GAME.apply(s, seat, random_move(GAME, s, seat, seed, version))
-    assert checked >= 5
+        assert GAME.pending(s) == ()
+    assert builds >= 1
 
 
 @pytest.mark.parametrize("players", [2, 4])

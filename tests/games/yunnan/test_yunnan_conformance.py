@@ -30,10 +30,13 @@ CASES = [pytest.param(players, options, seed, id=_name(players, options, seed))
 def test_every_player_count_and_option_is_playable():
     setups = playable_setups(GAME)
     assert {p for p, _ in setups} == {2, 3, 4, 5}
-    # every option at its other value for 2 players; duli_overflow only matters with Dúlì
-    assert len(setups) == 4 * len(GAME.spec.options) + 1
-    with pytest.raises(InvalidOptions):
-        engine.start(GAME, 3, {"duli_overflow": "supply"}, 0)
+    # defaults and every option at its other value per player count; Dúlì's only with 2
+    duli = [o for o in GAME.spec.options if o.name.startswith("duli_")]
+    assert len(duli) == 2
+    assert len(setups) == 4 * (1 + len(GAME.spec.options) - len(duli)) + len(duli)
+    for option in ({"duli_overflow": "supply"}, {"duli_no_bid": "spend_card"}):
+        with pytest.raises(InvalidOptions):
+            engine.start(GAME, 3, option, 0)
 
 
 @pytest.mark.slow  # a deep run: skipped by the fast lane, -m "not slow"

@@ -9,7 +9,10 @@ from referee_client.render.dschunke_words import describe
 from referee_client.render.generic import Renderer, scalar
 
 RING = ("grey", "orange", "lilac", "brown", "white")
+"""The junks clockwise, when the game description (GET /v1/games/dschunke) has no board."""
 GOODS = ("white", "brown", "lilac", "orange")
+"""The goods colours in bid order, likewise the fallback of the served board."""
+ROUNDS = 10
 PHASES = {0: "set-up", 1: "market and events", 2: "actions", 3: "resupply", 4: "goods poker"}
 STAGES = {
     "place_merchant": "places a face-down merchant", "place_strip": "places a cargo strip",
@@ -41,21 +44,45 @@ def _initial(initials: list, seat) -> str:
     return initials[seat] if isinstance(seat, int) and 0 <= seat < len(initials) else str(seat)
 
 
-def market_text(card: dict | None) -> str:
+def market_text(card: dict | None, goods=GOODS) -> str:
     """`white 4 | brown 1 | lilac S | orange 2`."""
     if not card:
         return "-"
-    return " | ".join(f"{g} {card.get(g, '?')}" for g in GOODS)
+    return " | ".join(f"{g} {card.get(g, '?')}" for g in goods)
 
 
-def goods_text(hand: dict | None) -> str:
+def goods_text(hand: dict | None, goods=GOODS) -> str:
     """`white 2, brown 3, lilac 0, orange 3`."""
-    return ", ".join(f"{g} {hand.get(g, 0)}" for g in GOODS) if hand else "-"
+    return ", ".join(f"{g} {hand.get(g, 0)}" for g in goods) if hand else "-"
+
+
+def untag(node):
+    """A served board table without its provenance tags ({value, status, source} -> value)."""
+    if isinstance(node, dict) and "value" in node and "status" in node:
+        return untag(node["value"])
+    if isinstance(node, dict):
+        return {k: untag(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [untag(v) for v in node]
+    return node
 
 
 @register("dschunke")
 class DschunkeRenderer(Renderer):
     """The Dschunke table as text, a few lines per part."""
+
+    def __init__(self, game: dict | None = None):
+        super().__init__(game)
+        self.ring = tuple(self._table("junks", RING))
+        self.goods = tuple(self._table("goods", GOODS))
+        self.rounds = self._table("rounds", ROUNDS)
+        self.effects = self._table("special_card_effects", {})
+
+    def _table(self, name: str, fallback):
+        """A board table from the game description (untagged), else the built-in fallback."""
+        entry = (self.game.get("board") or {}).get(name)
+        return untag(entry["value"]) if isinstance(entry, dict) and "value" in entry \
+            else fallback
 
     def view(self, view: dict | None, seat: int | None = None) -> str:
         """The whole table as `seat` sees it."""
@@ -67,7 +94,8 @@ class DschunkeRenderer(Renderer):
             initials = [str(i) for i in range(len(colours))]
         parts = [self._header(view, colours), *self._junks(view, initials),
                  *self._seats(view, colours, seat), *self._stacks(view),
-                 *self._poker(view, colours), *self._final(view, colours)]
+                 *self._poker(view, colours), *self._last_poker(view, colours),
+                 *self._final(view, colours)]
         return "\n".join(line for line in parts if line is not None)
 
     # -- parts --------------------------------------------------------------------------------
@@ -76,10 +104,12 @@ class DschunkeRenderer(Renderer):
         market = view.get("market") or {}
         settled = ", ".join(market.get("settled") or []) or "none"
         start = view.get("start_player")
-        lines = [f"Dschunke - round {view.get('round')} of 10, phase {view.get('phase')} "
+        lines = [f"Dschunke - round {view.get('round')} of {self.rounds}, phase "
+                 f"{view.get('phase')} "
                  f"({PHASES.get(view.get('phase'), '?')}){' - game over' if view.get('over') else ''}"
                  f" - start player: {self._who(start, colours)}",
-                 f"market card: {market_text(market.get('card'))}   settled: {settled}   "
+                 f"market card: {market_text(market.get('card'), self.goods)}   settled: "
+                 f"{settled}   "
                  f"deck: {market.get('deck_size', '?')} left"]
         stage = view.get("stage") or {}
         if stage.get("kind") == "bid":
@@ -103,7 +133,7 @@ class DschunkeRenderer(Renderer):
         figures = self._figures(view)
         players = view.get("players") or len(initials)
         lines = ["junks (clockwise; cargo layers bottom to top; visible crates per seat):"]
-        for junk in RING:
+        for junk in self.ring:
             info = (view.get("junks") or {}).get(junk)
             if info is None:
                 continue
@@ -114,7 +144,7 @@ class DschunkeRenderer(Renderer):
             lines.append(f"  {junk:<7} {goods:<16} {layers_text(info.get('layers'), initials):<28}"
                          f" crates {crates}")
             if junk == "grey" and info.get("goods"):
-                lines.append(f"          general store: {goods_text(info['goods'])}")
+                lines.append(f"          general store: {goods_text(info['goods'], self.goods)}")
             if figures.get(junk):
                 lines.append(f"          {'; '.join(figures[junk])}")
         assistants = view.get("assistants") or {}
@@ -157,7 +187,7 @@ class DschunkeRenderer(Renderer):
             you = " (you)" if index == seat else ""
             mark = ">" if index == seat else " "
             cash = scalar(info.get("cash")) if info.get("cash") is not None else "?"
-            hand = f" ({goods_text(info['hand'])})" if info.get("hand") else ""
+            hand = f" ({goods_text(info['hand'], self.goods)})" if info.get("hand") else ""
             lines.append(f" {mark}{index} {self._colour(index, colours)}{you}: cash {cash}, "
                          f"goods {info.get('hand_size')}{hand}, strips left "
                          f"{info.get('strips')}, resupply {info.get('resupply')}")
@@ -166,6 +196,9 @@ class DschunkeRenderer(Renderer):
                       f"{c.get('round')})" for c in info.get("hidden_cards") or []]
             if cards:
                 lines.append(f"      cards: {', '.join(cards)}")
+            lines += [f"        {c['card']}: {self.effects[c['card']]}"
+                      for c in info.get("hidden_cards") or []
+                      if index == seat and c.get("card") in self.effects]
             if info.get("played_cards"):
                 lines.append(f"      played: {', '.join(info['played_cards'])}")
         announced = view.get("announced")
@@ -195,23 +228,35 @@ class DschunkeRenderer(Renderer):
         stake = poker.get("my_stake")
         lines = [f"goods poker, bidding round {poker.get('round')}: open "
                  f"{', '.join(poker.get('open') or []) or 'none'}"
-                 + (f"; your sealed stake: {goods_text(stake) if stake else 'nothing yet'}"
+                 + (f"; your sealed stake: "
+                    f"{goods_text(stake, self.goods) if stake else 'nothing yet'}"
                     if stake is not None else "")]
-        reveal = poker.get("reveal")
-        if reveal:
-            rows = []
-            for index, row in enumerate(reveal.get("bids") or []):
-                if row is None:
-                    continue
-                laid = ", ".join(f"{n} {g}" for g, n in row.get("stake", {}).items()) or "nothing"
-                void = "" if row.get("valid") or not row.get("stake") else " (void)"
-                paid = (reveal.get("paid") or [])[index] if index < len(reveal.get("paid") or []) \
-                    else 0
-                won = f", won {paid}" if paid else ""
-                won += ", won the S" if reveal.get("s_winner") == index else ""
-                rows.append(f"{self._colour(index, colours)} {laid}{void}{won}")
-            lines.append(f"  last reveal (round {reveal.get('round')}): " + "; ".join(rows))
+        if poker.get("reveal"):
+            lines.append(self._reveal(poker["reveal"], colours, "last reveal"))
         return lines
+
+    def _last_poker(self, view: dict, colours: list) -> list[str]:
+        """The round just ended: its poker's final reveal stays shown until the next poker."""
+        last = view.get("last_poker")
+        if not last or view.get("poker"):
+            return []
+        return [self._reveal(last["reveal"], colours,
+                             f"goods poker of round {last.get('round')}, final reveal")]
+
+    def _reveal(self, reveal: dict, colours: list, title: str) -> str:
+        """`  last reveal (round 1): red 2 white, won 4; blue nothing`."""
+        rows = []
+        for index, row in enumerate(reveal.get("bids") or []):
+            if row is None:
+                continue
+            laid = ", ".join(f"{n} {g}" for g, n in row.get("stake", {}).items()) or "nothing"
+            void = "" if row.get("valid") or not row.get("stake") else " (void)"
+            paid = (reveal.get("paid") or [])[index] if index < len(reveal.get("paid") or []) \
+                else 0
+            won = f", won {paid}" if paid else ""
+            won += ", won the S" if reveal.get("s_winner") == index else ""
+            rows.append(f"{self._colour(index, colours)} {laid}{void}{won}")
+        return f"  {title} (bidding round {reveal.get('round')}): " + "; ".join(rows)
 
     def _final(self, view: dict, colours: list) -> list[str]:
         rows = view.get("final")
@@ -227,7 +272,7 @@ class DschunkeRenderer(Renderer):
     # -- moves --------------------------------------------------------------------------------
 
     def move(self, move: dict) -> str:
-        """The move in words: `bid 2 white`, `use the violet merchant's action`..."""
+        """The move in words: `bid 2 white`, `use the sell merchant's action`..."""
         text = describe(move)
         return text if text is not None else super().move(move)
 

@@ -45,7 +45,7 @@ def describe(move: dict) -> str | None:
                               f"{m.get('junk')} junk"),
         "take_goods": lambda: f"take 1 {m.get('goods')} card{_store(m)}",
         "resupply": lambda: f"resupply 1 {m.get('goods')} card{_store(m)}",
-        "move_strip": lambda: (f"move the strip of seat {m.get('owner')} from the "
+        "move_strip": lambda: (f"move the strip of seat {m.get('owner_seat')} from the "
                                f"{m.get('from')} junk to the {m.get('to')} junk"),
         "extra_action": lambda: f"play {card_name(m.get('card'))}",
         "relocate_merchant": lambda: (f"move the merchant you used to the {m.get('junk')} "

@@ -43,12 +43,31 @@ def learn(view: dict) -> None:
                   for sid, ship in parts.get("ships", {}).items()})
 
 
-SLOTS = {1: "Imperial Audience: +1 Sapeque", 2: "Yangtze Pass: Ambassador +1",
-         3: "Quarry Rights: +1 Stone", 4: "Market Broker: +1 Sapeque a sale",
-         5: "Tax Exemption: no tax this round"}
-BENEFITS = {"B1": "Tax Waiver: skip one Regulation's tax", "B2": "River Permit: +2 transport",
-            "B3": "Quarry Grant: +2 Stone", "B4": "Mint Contact: one exchange at R-1 / R+1",
-            "B5": "Prefect's Seal: +1 action", "B6": "Imperial Commendation: +3 VP at the end"}
+SLOTS = {1: "Imperial Audience", 2: "Yangtze Pass", 3: "Quarry Rights", 4: "Market Broker",
+         5: "Tax Exemption"}
+"""Register slot -> name, when the game description (GET /v1/games/yinzi-ming) is not at hand;
+with it, the renderer shows the service's name and what the slot does."""
+BENEFITS = {"B1": "Tax Waiver", "B2": "River Permit", "B3": "Quarry Grant", "B4": "Mint Contact",
+            "B5": "Prefect's Seal", "B6": "Imperial Commendation"}
+"""Administration space -> name, likewise."""
+
+
+def _tagged(board: dict, table: str) -> list:
+    """The list value of a tagged table of the description's `board` ([] when absent)."""
+    value = (board.get(table) or {}).get("value")
+    value = value.get("value") if isinstance(value, dict) else value
+    return value if isinstance(value, list) else []
+
+
+def texts(game: dict) -> tuple[dict, dict]:
+    """(slot -> "name: effect", benefit id -> "name: effect") from the game description's
+    board (its bonus_slots and administration_spaces), the bare names where it has none."""
+    board = game.get("board") or {}
+    slots = {s["slot"]: f"{s['name']}: {s['text']}" for s in _tagged(board, "bonus_slots")
+             if "text" in s}
+    spaces = {s["id"]: f"{s['name']}: {s['text']}"
+              for s in _tagged(board, "administration_spaces") if "text" in s}
+    return {**SLOTS, **slots}, {**BENEFITS, **spaces}
 POSITION = {"yangzhou": "NW", "tongzhou": "NE", "changzhou": "SW", "suzhou": "SE"}
 ROMAN = {1: "I", 2: "II", 3: "III"}
 DECISIONS = {
@@ -80,6 +99,10 @@ def who(owner, you) -> str:
 @register("yinzi-ming")
 class YinziMingRenderer(Renderer):
     """The board in two columns of Provinces, then the shared boards, seats and turn."""
+
+    def __init__(self, game: dict | None = None):
+        super().__init__(game)
+        self.slots, self.benefits = texts(self.game)
 
     def view(self, view: dict | None, seat: int | None = None) -> str:
         """The whole table as the seat sees it."""
@@ -143,7 +166,7 @@ class YinziMingRenderer(Renderer):
         out = ["", "Bonus register (slot: benefit | Crop tile, cost | Merchant)"]
         for r in v["register"]:
             tile = f"{good(r['crop'])} ({r['tile']}), {r['cost']} Sap" if r.get("tile") else "-"
-            out.append(f"  {r['slot']} {SLOTS.get(r['slot'], '?'):<36}| {tile:<24}| "
+            out.append(f"  {r['slot']} {self.slots.get(r['slot'], '?'):<36}| {tile:<24}| "
                        f"{who(r['merchant'], you)}")
         return "\n".join(out)
 
@@ -160,7 +183,9 @@ class YinziMingRenderer(Renderer):
         return "\n".join(out)
 
     def _port(self, v: dict, you) -> str:
-        out = ["", "Port (each slot filled: 1 Yinzi + 2 VP; a full Ship sails in Maintenance)"]
+        sails = "a full Ship" if v.get("options", {}).get("ships_sail") == "full" else \
+            "every Ship with a Good"
+        out = ["", f"Port (each slot filled: 1 Yinzi + 2 VP; {sails} sails in Maintenance)"]
         for p in v["port"]:
             flag, wants = SHIPS.get(p["ship"], ("?", ["?"] * len(p["slots"])))
             slots = ", ".join(f"{good(g)}={who(o, you)}" for g, o in zip(wants, p["slots"]))
@@ -172,7 +197,7 @@ class YinziMingRenderer(Renderer):
         for b, taken in v["admin"].items():
             holder = "free" if taken is None else \
                 f"{who(taken['owner'], you)} (placed round {taken['round']}, {taken['phase']})"
-            out.append(f"  {b} {BENEFITS.get(b, '?'):<44} {holder}")
+            out.append(f"  {b} {self.benefits.get(b, '?'):<44} {holder}")
         return "\n".join(out)
 
     def _seats(self, v: dict, you) -> str:
@@ -239,8 +264,8 @@ class YinziMingRenderer(Renderer):
 
     def move(self, move: dict) -> str:
         """The move in words, naming what its ids stand for (the generic form if unknown)."""
-        names = {"workshop": self._workshop, "slot": lambda n: SLOTS.get(n, "?"),
-                 "benefit": lambda b: BENEFITS.get(b, "?"),
+        names = {"workshop": self._workshop, "slot": lambda n: self.slots.get(n, "?"),
+                 "benefit": lambda b: self.benefits.get(b, "?"),
                  "ship": lambda s: f"the {SHIPS[s][0]} ship" if s in SHIPS else "?"}
         text = describe(move, getattr(self, "last_view", None), names)
         return text if text is not None else super().move(move)

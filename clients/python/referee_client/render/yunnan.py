@@ -9,10 +9,6 @@ from __future__ import annotations
 from referee_client.render import register
 from referee_client.render.generic import Renderer, compact
 
-INCOME = {"yunnan": 4, "sichuan": 6, "kang": 8, "tibet": 10, "qinghai": 12}
-BUILDINGS = ("trading_school", "customs_office", "horse_trader", "traders_guild",
-             "building_yard", "temple")
-SPACES = {"temple": (2, 4, 6)}
 PHASES = {"bidding": "Bidding & Progress", "resolution": "Resolving the buildings",
           "travel": "Build & Travel", "convert": "End of round: convert income",
           "over": "game over"}
@@ -26,6 +22,17 @@ STEPS = {
     "displace": "may displace a trader where the journey ended",
     "convert": "converts round income into victory points",
 }
+
+
+def untag(node):
+    """A board table's plain value: `{"value", "status", "source"}` tags stripped."""
+    if isinstance(node, dict):
+        if "value" in node and "status" in node:
+            return untag(node["value"])
+        return {k: untag(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [untag(v) for v in node]
+    return node
 
 
 def title(name: str) -> str:
@@ -54,6 +61,18 @@ def _participants(view: dict) -> int:
 class YunnanRenderer(Renderer):
     """The Yunnan table as text: road, Pu'er, seats, this round's events."""
 
+    def __init__(self, game: dict | None = None):
+        super().__init__(game)
+        board = {name: untag(table.get("value"))
+                 for name, table in (self.game.get("board") or {}).items()}
+        self.income = board.get("province_income", {})
+        """Coins per trader per province, from GET /v1/games/yunnan (empty without it)."""
+        spaces = board.get("bid_spaces", {}).get("progress", [])
+        self.small = board.get("bid_spaces", {}).get("small", [])
+        self.spaces = {**{b: spaces for b in board.get("progress_buildings", [])},
+                       "temple": board.get("temple_spaces", [])}
+        """Each building's bid values; the Temple is listed last, as on the board."""
+
     def view(self, view: dict | None, seat: int | None = None) -> str:
         """The whole table as `seat` sees it."""
         if not view or "provinces" not in view:
@@ -81,12 +100,13 @@ class YunnanRenderer(Renderer):
         lines = ["The Tea Horse Road (income per trader/post, presents left):"]
         provinces = view["provinces"]
         horses = {}
-        for p, h in enumerate(view["horse"]):
-            horses.setdefault(h, []).append(f"P{p}")
+        for p, h in enumerate(view["horse"]):  # named (older views: an index)
+            horses.setdefault(h if isinstance(h, int) else provinces.index(h), []).append(f"P{p}")
         for i in reversed(range(len(provinces))):
             name = provinces[i]
             owner = view["teahouses"][i]
-            head = (f"  {name:<8} {INCOME.get(name, '?'):>2}  presents {view['presents'][i]}"
+            head = (f"  {name:<8} {self.income.get(name, '?'):>2}  presents "
+                    f"{view['presents'][i]}"
                     f"  teahouse {who(view, owner) if owner is not None else '-'}")
             if i in horses:
                 head += f"  horses: {' '.join(horses[i])}"
@@ -97,19 +117,19 @@ class YunnanRenderer(Renderer):
         gorges = []
         for g, gid in enumerate(view.get("gorges", [])):
             owners = [who(view, p) for p in range(_participants(view))
-                      if g in view["bridges"][p]]
+                      if gid in view["bridges"][p] or g in view["bridges"][p]]
             text = f"{gid}: {'bridges ' + ' '.join(owners) if owners else 'no bridge'}"
-            if view.get("blocker") == g:
+            if view.get("blocker") in (g, gid):
                 text += " [BLOCKED]"
             gorges.append(text)
         lines.append("  Gorges: " + "; ".join(gorges))
         return lines
 
     def _pu_er(self, view: dict) -> list[str]:
-        lines = ["Pu'er (bids: space value = bidder; 5, 7 and the Temple are small spaces):"]
-        for building in BUILDINGS:
-            row = view["bids"].get(building, [])
-            spaces = SPACES.get(building, (5, 7, 9, 12, 15))
+        small = ", ".join(map(str, self.small)) or "the small ones"
+        lines = [f"Pu'er (bids: space value = bidder; {small} and the Temple are small spaces):"]
+        for building, row in view["bids"].items():
+            spaces = self.spaces.get(building) or [f"#{i + 1}" for i in range(len(row))]
             cells = [f"{value}={who(view, owner) if owner is not None else '.'}"
                      for value, owner in zip(spaces, row)]
             lines.append(f"  {title(building):<15} " + "  ".join(cells))
@@ -131,7 +151,7 @@ class YunnanRenderer(Renderer):
             lines.append(
                 f"  P{p}{you}: coins {view['coins'][p]}  VP {view['vp'][p]}"
                 + (f"  round income {income}" if income is not None else "")
-                + f"  horse {provinces[view['horse'][p]]}  passes {view['passes'][p]}"
+                + f"  horse {_place(provinces, view['horse'][p])}  passes {view['passes'][p]}"
                 f"  influence {view['influence'][p]}  presents {view['gifts'][p]}")
             stock = ", ".join(f"{title(k)} {n}" for k, n in view["stock"][p].items() if n)
             yard = ", ".join(f"{title(k)} {n}" for k, n in view["yard"][p].items() if n)
@@ -147,8 +167,8 @@ class YunnanRenderer(Renderer):
                          f"{cards.get('shown', [])}")
         if view.get("journey"):
             journey = view["journey"]
-            lines.append(f"  Under way: a trader in {provinces[journey['at']]} "
-                         f"(visited {', '.join(provinces[i] for i in journey['visited'])})")
+            lines.append(f"  Under way: a trader in {_place(provinces, journey['at'])} (visited "
+                         f"{', '.join(_place(provinces, i) for i in journey['visited'])})")
         if view["phase"] == "travel" and view.get("actor") is not None:
             lines.append(f"  This turn: {view['passes_used']} border passes used; arrived "
                          f"{compact(view['arrived'])}")
@@ -256,3 +276,8 @@ class YunnanRenderer(Renderer):
         if kind == "convert":
             return f"convert {move['points']} into victory points (the rest as coins)"
         return super().move(move)
+
+
+def _place(names: list, place) -> str:
+    """A province as the view gives it: by name (an index in views before rules_version 2)."""
+    return names[place] if isinstance(place, int) else place

@@ -1,0 +1,182 @@
+"""What each caller may see of a match: hidden moves, failure records, the seed.
+
+- Moves hidden from a viewer (sealed, or redacted by the game) stay hidden while the match runs.
+- A failure record (a bot's illegal move with the rules' message, what a bot sent, a forfeit)
+  shows only its `code` (and, by the entry, its seat) while the match runs, except to a caller
+  who may see that seat's private details (`MatchService.may_see_seat`); everyone sees it all
+  once the match is over.
+- The seed and its salt are shown once the match and every match sharing its seed are over
+  (referee/service/seeds.py); the commitment is shown from creation.
+- Matches that share a seed (a duplicate-format round robin's rotations) deal the same cards
+  and draw the same chance: whatever one of them shows (its spectator view, its moves, a
+  finished one's full record) tells the future, or the hidden cards, of a twin still running,
+  to a spectator and to a bot in that twin alike. So while any member of a shared seed group
+  runs, every member shows others no view and no moves (only seats, versions, status, results)
+  and failure codes only, as if it were running; all of it appears when the group is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.core import engine
+from referee.service.seeds import FORMULA
+from referee.service.store import Live, MatchMeta, MatchStatus
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who reads a match: the seat whose token came with the request (or None), and whatever
+    an access plug-in's request hook established (`principal`, e.g. an account)."""
+
+    seat: int | None = None
+    principal: Any = None
+
+
+def public_failure(failure: dict) -> dict:
+    """The part of a failure record anyone may see while the match runs: its code."""
+    return {"code": failure.get("code")}
+
+
+_PRIVATE = ("public", "reveals")
+"""Log entry fields for the service alone: the move's public form and the reveal count."""
+
+
+def publicity(game, state, seat: int, move: dict) -> dict:
+    """What the log keeps, at commit time, to show `move` to the others while the match runs:
+    its public form (asked with the state it is played in) and the game's reveal count then."""
+    return {"public": game.public_move(state, seat, move), "reveals": game.reveals(state)}
+
+
+def served(entry: dict) -> dict:
+    """A stored log entry without the service's own fields."""
+    return {k: v for k, v in entry.items() if k not in _PRIVATE}
+
+
+def redact_entry(entry: dict, viewer: int | None, may_see_failure: bool, reveals: int,
+                 twins: bool = False) -> dict:
+    """A log entry as `viewer` may see it while the match (`twins`: its seed group) runs.
+
+    The seat's own moves are shown as played; the others' in their public form, a sealed one
+    only once the game has revealed moves since it was played (`reveals` is the match's count
+    now); entries stored without a public form stay hidden. A failure shows its code only.
+    """
+    shown = served(entry)
+    if "failure" in shown and not may_see_failure:
+        shown = {**shown, "failure": public_failure(shown["failure"])}
+    if entry["seat"] == viewer:
+        return shown
+    public = None if twins else entry.get("public")
+    if entry.get("sealed") and entry.get("reveals", reveals) >= reveals:
+        public = None
+    return {**shown, "move": public, "hidden": True} if public is None else \
+        {**shown, "move": public}
+
+
+def seed_record(meta, revealed: bool) -> dict:
+    """The seed's commitment, and the seed and salt once revealed."""
+    return {"commitment": meta.seed_commitment or None, "formula": FORMULA,
+            "group": meta.seed_group or None, "revealed": revealed,
+            "seed": meta.seed if revealed else None,
+            "salt": (meta.seed_salt or None) if revealed else None}
+
+
+class MatchReading:
+    """The reading half of the MatchService: a match as each caller may see it (mixed into
+    `MatchService`, whose store, games, states and hooks it uses)."""
+
+    def summary(self, meta: MatchMeta, live: Live, viewer: int | None) -> dict:
+        """The match as `viewer` (a seat, or None for a spectator) may see it."""
+        game = self.games.get(meta.game)
+        state = self.state(meta, live)
+        decisions = game.pending(state) if live.status == MatchStatus.ACTIVE else ()
+        twins = self.twins_running(meta)
+        return {
+            "id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
+            "players": meta.players, "options": meta.options, "status": live.status,
+            "version": live.version, "you": viewer,
+            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
+            "to_act": [{"seat": d.seat, "decision": d.kind, "sealed": d.sealed}
+                       for d in decisions],
+            "result": self._result_for(meta, live, Caller(seat=viewer), twins),
+            "labels": meta.labels,
+            "created_at": meta.created_at, "updated_at": live.updated_at,
+            "view": None if viewer is None and twins else game.view(state, viewer),
+            "seed_commitment": seed_record(meta, self.seed_revealed(meta, live)),
+        }
+
+    def prompt(self, match_id: str, seat: int, wait: float = 0.0) -> dict:
+        """`seat`'s pending decision and legal moves; waits up to `wait` s for a change."""
+        meta, live = self.load(match_id)
+        if wait > 0 and live.status == MatchStatus.ACTIVE and seat not in live.pending:
+            live = self.store.wait_for_change(match_id, live.version, wait) or live
+        game = self.games.get(meta.game)
+        state = self.state(meta, live)
+        decision = engine.decision_for(game, state, seat) if live.status == MatchStatus.ACTIVE else None
+        return {
+            "match": meta.id, "game": meta.game, "seat": seat, "version": live.version,
+            "status": live.status, "must_act": decision is not None,
+            "decision": decision.to_dict() if decision else None,
+            "legal_moves": game.legal_moves(state, seat) if decision else [],
+            "view": game.view(state, seat), "result": live.result,
+        }
+
+    def log(self, match_id: str, viewer: int | None, caller: Caller | None = None) -> dict:
+        """The match record; while it runs, others' hidden moves and failure details are
+        withheld, and the seed until its whole seed group is over (disclosure.py)."""
+        meta, live = self.load(match_id)
+        game = self.games.get(meta.game)
+        twins = self.twins_running(meta)
+        finished = live.status != MatchStatus.ACTIVE and not twins
+        caller = caller or Caller(seat=viewer)
+        seats = {} if finished else {s: self.may_see_seat(meta, s, caller)
+                                     for s in range(meta.players)}
+        stored = self.store.log(match_id)
+        if finished:
+            entries = [served(e) for e in stored]
+        else:
+            reveals = game.reveals(self.state(meta, live)) if any(
+                e.get("sealed") for e in stored) else 0
+            entries = [redact_entry(e, viewer, seats.get(e["seat"], False), reveals, twins)
+                       for e in stored]
+        revealed = self.seed_revealed(meta, live)
+        return {
+            "match": meta.id, "game": meta.game, "rules_version": meta.rules_version,
+            "players": meta.players, "options": meta.options,
+            "seed": meta.seed if revealed else None,
+            "seed_commitment": seed_record(meta, revealed),
+            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
+            "labels": meta.labels, "limits": meta.limits, "created_at": meta.created_at,
+            "status": live.status, "version": live.version, "moves": entries,
+            "result": self._result_for(meta, live, caller, twins),
+        }
+
+    def _result_for(self, meta: MatchMeta, live: Live, caller: Caller, twins: bool):
+        """The result; while twins run, its failure records show others their code only."""
+        result = live.result
+        if not twins or not result or not result.get("failures"):
+            return result
+        failures = {seat: failure if self.may_see_seat(meta, int(seat), caller) else
+                    public_failure(failure) for seat, failure in result["failures"].items()}
+        return {**result, "failures": failures}
+
+    def seed_revealed(self, meta: MatchMeta, live: Live) -> bool:
+        """Whether the seed may be shown: the match and every match sharing its seed ended
+        (a match stored before seed groups: once it ended)."""
+        if live.status == MatchStatus.ACTIVE:
+            return False
+        return not meta.seed_group or self.seeds.group_over(meta.seed_group)
+
+    def twins_running(self, meta: MatchMeta) -> bool:
+        """Whether the match shares its seed with others and not all of them are over."""
+        return bool(meta.seed_group) and self.seeds.shared_and_open(meta.seed_group)
+
+    def may_see_seat(self, meta: MatchMeta, seat: int, caller: Caller) -> bool:
+        """Whether `caller` may see seat `seat`'s private details (its failure records) while
+        the match runs: the holder of that seat's token, or whom a plug-in's `may_see_seat`
+        hook admits (e.g. the owner of the bot in that seat)."""
+        if caller.seat is not None and caller.seat == seat:
+            return True
+        return any(getattr(hook, "may_see_seat", None) and hook.may_see_seat(meta, seat, caller)
+                   for hook in self._hooks)
