@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from schemathesis import __version__ as SCHEMATHESIS_VERSION
 
 from tests.api.helpers import create
 from tests.conftest import unique_name
@@ -69,5 +70,6 @@ def test_schemathesis_finds_nothing(tmp_path, limits):
     finally:
         stop_app(app)
     (tmp_path / "out.txt").write_text(done.stdout + done.stderr)
-    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert done.returncode == 0, (f"schemathesis {SCHEMATHESIS_VERSION}:\n"
+                                  + done.stdout[-6000:] + done.stderr[-2000:])
     assert "generated" in done.stdout and "23 selected" in done.stdout
