@@ -107,10 +107,11 @@ def _on_limited(err: RateLimitExceeded):
 
 def _on_over_quota(err):
     """429 quota.active_matches, with a Retry-After (matches end over minutes)."""
-    from referee.api.problems import handle_referee_error
+    from referee.api.problems import problem
     from referee.limits.quotas import RETRY_AFTER_QUOTA_S
 
-    response = handle_referee_error(err)
+    response = problem(err.status, err.code, err.message, details=err.details,
+                       retry_after=RETRY_AFTER_QUOTA_S)
     response.headers["Retry-After"] = str(RETRY_AFTER_QUOTA_S)
     return response
 

@@ -9,6 +9,7 @@ import pytest
 
 from tests.api.helpers import auth, create, wait_until
 from tests.conftest import unique_name
+from tests.support.http import serve_in_thread
 
 TINY = {"RATE_LIMITS": True, **{f"RATE_{f}": "1000/minute" for f in
                                 ("MATCHES", "MOVES", "CHECKS", "BOTS", "EVENTS")},
@@ -237,3 +238,26 @@ def test_behind_a_proxy_the_forwarded_address_counts(make_app):
     direct = make_app(RATE_MATCHES_ADDR="1/minute").test_client()
     assert direct.post("/v1/matches", json=MATCH, headers=one).status_code == 201
     assert_limited(direct.post("/v1/matches", json=MATCH, headers=two))
+
+
+def test_the_python_client_waits_out_a_short_limit_and_raises_on_a_long_one(make_app):
+    """referee_client sends a rate-limited request again after a Retry-After it is willing to
+    wait (nothing was changed by the refusal); a longer one, and the quota, raise
+    RateLimitError with retry_after."""
+    from referee_client import Client
+    from referee_client.errors import RateLimitError
+
+    app = make_app(RATE_CHECKS_ADDR="2/second", MAX_ACTIVE_MATCHES=1)
+    body = {"players": 2, "seed": 1, "moves": []}
+    with serve_in_thread(app) as url:
+        patient, hasty = Client(url, rate_wait=5), Client(url, rate_wait=0)
+        for _ in range(5):  # 2 a second: the 3rd, 5th wait about a second
+            patient.request("POST", "/games/gops/check", json=body)
+        with pytest.raises(RateLimitError) as caught:
+            for _ in range(3):
+                hasty.request("POST", "/games/gops/check", json=body)
+        assert caught.value.code == "rate.limited" and caught.value.retry_after >= 1
+        patient.request("POST", "/matches", json=MATCH)
+        with pytest.raises(RateLimitError) as caught:
+            patient.request("POST", "/matches", json=MATCH)
+        assert caught.value.code == "quota.active_matches" and caught.value.retry_after == 60

@@ -14,18 +14,36 @@ from referee_client.errors import RefereeError, error_for
 from referee_client.seat import Seat
 
 DEFAULT_URL = "http://127.0.0.1:8000"
+RATE_RETRIES = 3
+"""Times a rate-limited request is sent again (each after its Retry-After) before it raises."""
+
+
+def _rate_wait(response) -> float | None:
+    """Seconds to wait before sending a 429 rate.limited request again, or None."""
+    if response.status_code != 429:
+        return None
+    try:
+        code = response.json().get("code")
+        wait = float(response.headers.get("Retry-After", ""))
+    except (ValueError, AttributeError):
+        return None
+    return wait if code == "rate.limited" else None
 
 
 class Client:
     """The whole REST API: games, matches, seats, bots, arena, tournaments, leaderboards."""
 
     def __init__(self, url: str = DEFAULT_URL, *, session: requests.Session | None = None,
-                 timeout: float = 30.0, user_agent: str = "referee-client/1"):
+                 timeout: float = 30.0, user_agent: str = "referee-client/1",
+                 rate_wait: float = 5.0):
+        """`rate_wait`: a request refused with 429 rate.limited whose Retry-After is at most
+        this many seconds is sent again after waiting (it changed nothing); 0 never waits."""
         root = url.rstrip("/")
         self.url = root if root.endswith("/v1") else root + "/v1"
         self.session = session or requests.Session()
         self.session.headers.setdefault("User-Agent", user_agent)
         self.timeout = timeout
+        self.rate_wait = rate_wait
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -35,8 +53,14 @@ class Client:
         headers = dict(kwargs.pop("headers", None) or {})
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
-        response = self.session.request(method, self.url + path, json=json, params=params,
-                                        headers=headers, timeout=timeout or self.timeout, **kwargs)
+        for _ in range(RATE_RETRIES + 1):
+            response = self.session.request(method, self.url + path, json=json, params=params,
+                                            headers=headers, timeout=timeout or self.timeout,
+                                            **kwargs)
+            wait = _rate_wait(response)
+            if wait is None or wait > self.rate_wait:
+                break
+            time.sleep(wait)
         if response.status_code >= 400:
             raise _problem_of(response)
         return response
