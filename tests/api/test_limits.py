@@ -261,3 +261,16 @@ def test_the_python_client_waits_out_a_short_limit_and_raises_on_a_long_one(make
         with pytest.raises(RateLimitError) as caught:
             patient.request("POST", "/matches", json=MATCH)
         assert caught.value.code == "quota.active_matches" and caught.value.retry_after == 60
+
+
+def test_a_store_down_is_503_with_the_limits_on():
+    """The limiter counts in the service's Redis: with it down, a limited route answers 503
+    server.unavailable with Retry-After (as every route does), not a 500."""
+    from referee.root import create_app
+    from tests.support.http import free_port
+
+    app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "KEY_PREFIX": "down",
+                      **TINY})
+    r = app.test_client().post("/v1/matches", json=MATCH)
+    assert r.status_code == 503 and r.json["code"] == "server.unavailable"
+    assert r.headers["Retry-After"]
