@@ -274,3 +274,36 @@ def test_a_store_down_is_503_with_the_limits_on():
     r = app.test_client().post("/v1/matches", json=MATCH)
     assert r.status_code == 503 and r.json["code"] == "server.unavailable"
     assert r.headers["Retry-After"]
+
+
+def test_a_caller_identified_by_a_plugin_is_the_key():
+    """An access plug-in's request hook runs first and sets `g.caller`: the per-key limit is
+    then the account's, whatever token each request carries."""
+    from types import SimpleNamespace
+
+    from flask import g, request
+
+    from arena.plugin import arena_plugin
+    from referee.limits.plugin import limits_plugin
+    from referee.root import create_app, stop_app
+    from referee.service.plugins import Plugin
+
+    def identify():
+        account = request.headers.get("X-Account")
+        g.caller = SimpleNamespace(id=account) if account else None
+
+    who = Plugin(name="who", request_hooks=lambda: [identify])
+    app = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("lim"),
+                      "QUEUE_NAME": unique_name("limq"), **TINY, "RATE_CHECKS": "2/minute"},
+                     plugins=[who, limits_plugin(), arena_plugin()])
+    try:
+        client, body = app.test_client(), {"players": 2, "seed": 1, "moves": []}
+        for token in ("t1", "t2"):
+            assert client.post("/v1/games/gops/check", json=body,
+                               headers={**auth(token), "X-Account": "a1"}).status_code == 200
+        assert_limited(client.post("/v1/games/gops/check", json=body,
+                                   headers={**auth("t3"), "X-Account": "a1"}))
+        assert client.post("/v1/games/gops/check", json=body,
+                           headers={**auth("t3"), "X-Account": "a2"}).status_code == 200
+    finally:
+        stop_app(app)
