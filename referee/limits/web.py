@@ -18,6 +18,7 @@ import time
 
 from flask import current_app, g, has_request_context, request
 from flask_limiter import Limit, Limiter, RateLimitExceeded
+from limits import parse_many
 
 from referee.service.credentials import parse_bearer
 
@@ -72,7 +73,13 @@ def _limits(settings) -> list[Limit]:
     found = []
     for name in ("matches", "moves", "checks", "bots", "events"):
         for per, key_func in (("key", key_identity), ("addr", address_identity)):
-            rate = getattr(settings, f"rate_{name}" + ("_addr" if per == "addr" else ""))
+            setting = f"rate_{name}" + ("_addr" if per == "addr" else "")
+            rate = getattr(settings, setting)
+            try:  # a typo in a setting fails start-up, not every request later
+                parse_many(rate)
+            except ValueError as err:
+                raise ValueError(f"REFEREE_{setting.upper()}={rate!r} is not a rate limit "
+                                 f"such as '60/minute': {err}") from None
 
             def exempt(name=name, per=per) -> bool:
                 return family() != name or (per == "key" and key_identity() is None)

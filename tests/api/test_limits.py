@@ -307,3 +307,9 @@ def test_a_caller_identified_by_a_plugin_is_the_key():
                            headers={**auth("t3"), "X-Account": "a2"}).status_code == 200
     finally:
         stop_app(app)
+
+
+def test_a_malformed_limit_fails_start_up():
+    """A typo in a rate setting stops the app from starting, naming the setting."""
+    with pytest.raises(ValueError, match="REFEREE_RATE_MOVES"):
+        limited_app(RATE_MOVES="sixty a minute")
