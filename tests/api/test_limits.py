@@ -313,3 +313,28 @@ def test_a_malformed_limit_fails_start_up():
     """A typo in a rate setting stops the app from starting, naming the setting."""
     with pytest.raises(ValueError, match="REFEREE_RATE_MOVES"):
         limited_app(RATE_MOVES="sixty a minute")
+
+
+def test_the_issues_floods_meet_the_product_defaults(monkeypatch):
+    """Issue 12's rows with the shipped defaults: one client creating matches as fast as it
+    can gets at most 200 unfinished ones (then 429 quota.active_matches); one request may no
+    longer ask for a 100,000-match ladder or a 5,000-match round robin."""
+    from referee.root import create_app, stop_app
+
+    monkeypatch.delenv("REFEREE_RATE_LIMITS", raising=False)
+    app = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("lim"),
+                      "QUEUE_NAME": unique_name("limq")})
+    try:
+        client = app.test_client()
+        codes = [client.post("/v1/matches", json=MATCH).status_code for _ in range(230)]
+        assert codes.count(201) == 200 and codes[200:] == [429] * 30
+        assert client.post("/v1/matches", json=MATCH).json["code"] == "quota.active_matches"
+        for body in ({"format": "ladder", "entrants": ["builtin:random"] * 2,
+                      "max_matches": 100_000},
+                     {"format": "round_robin", "entrants": ["builtin:random"] * 12,
+                      "players": 2, "seeds_per_table": 38}):  # 66 x 2 x 38 = 5,016
+            r = client.post("/v1/tournaments", json={"game": "gops", **body},
+                            environ_base={"REMOTE_ADDR": "192.0.2.7"})  # another address
+            assert r.status_code == 422 and r.json["code"] == "tournament.too_large", r.json
+    finally:
+        stop_app(app)
