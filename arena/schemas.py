@@ -120,7 +120,9 @@ class TournamentSchema(Schema):
     players = fields.Integer()
     seeds_per_table = fields.Integer()
     seatings = fields.String()
-    seed = fields.Integer()
+    seed = fields.Integer(allow_none=True, metadata={"description": "the seed the request "
+                                                                    "gave, or null (the "
+                                                                    "service's secret seeds)"})
     options = fields.Dict()
     limits = fields.Dict()
     rated = fields.Boolean()
