@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-from flask import current_app, jsonify, request
+from flask import current_app, g, jsonify
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.schemas import (ArenaMatchCreatedSchema, ArenaMatchCreateSchema, BotCreatedSchema,
-                           BotCreateSchema, BotListQuerySchema, BotListSchema, BotSchema, LeaderboardSchema,
+                           BotCreateSchema, BotDisableSchema, BotListQuerySchema,
+                           BotListSchema, BotSchema, BotSecretSchema, BotUpdateSchema,
+                           LeaderboardSchema,
                            TournamentCreateSchema, TournamentListSchema, TournamentSchema)
+from arena.tournaments import entrant_seat
+from referee.service.access import (ANYONE, ORGANISER, PLAYER, check_organiser, check_owner,
+                                    check_seating, need_caller, requires)
 from referee.service.records import created_body
-from referee.service.schemas import ProblemSchema
-from referee.service.credentials import parse_bearer
+from referee.service.schemas import MatchCreatedSchema, ProblemSchema
+
+KEY_REFUSALS = "auth.key_missing, auth.key_invalid"
 
 bots_blp = Blueprint("bots", __name__, url_prefix="/v1/bots",
                      description="Bots that play over HTTP (bot protocol v1).")
@@ -37,10 +43,30 @@ def arena():
     return service().extensions["arena"]
 
 
+def caller():
+    """The account calling (the access plug-in's request hook sets it), or None."""
+    return g.get("caller")
+
+
+def _rated(requested: bool | None, default: bool) -> bool:
+    """Rated only when an organiser runs it: by default for organisers (when `default`
+    allows), refused when a player asks for it."""
+    who = caller()
+    if requested is None:
+        return default and who is not None and who.organiser
+    if requested:
+        check_organiser(who, "run rated matches and events (ratings come only from them)")
+    return requested
+
+
 @bots_blp.route("")
 class Bots(MethodView):
+    @requires(PLAYER)
     @bots_blp.arguments(BotCreateSchema)
     @bots_blp.response(201, BotCreatedSchema)
+    @bots_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @bots_blp.alt_response(409, schema=ProblemSchema, description="bot.url_taken: that URL "
+                           "is registered already (no new id, no new secret)")
     @bots_blp.alt_response(422, schema=ProblemSchema, description="bot.rejected: a URL that is "
                            "not http(s), a failed health check, unknown games; "
                            "bot.url_refused: the host resolves to an internal address")
@@ -51,13 +77,16 @@ class Bots(MethodView):
         REFEREE_BOT_ALLOW setting; the embedded default allows loopback); that address is
         pinned for every later call. We call its `GET /` first: it must answer
         `{"apiversion": "1", …}`. Returns the bot's id and the secret our requests to it are
-        signed with (shown only here).
+        signed with (shown only here). The bot belongs to the calling account; a URL is
+        registered once; `open: true` lets other accounts seat it (default: only its owner).
         """
         bots = arena().bots
-        bot = bots.register(body["name"], body["url"], body["games"], body["owner"],
-                            service().games.names())
+        owner = need_caller(caller()).id
+        bot = bots.register(body["name"], body["url"], body["games"], owner,
+                            service().games.names(), open_=body["open"])
         return {**bots.public(bot), "secret": bot["secret"]}
 
+    @requires(ANYONE)
     @bots_blp.arguments(BotListQuerySchema, location="query")
     @bots_blp.response(200, BotListSchema)
     def get(self, query):
@@ -74,6 +103,7 @@ class Bots(MethodView):
 
 @bots_blp.route("/<bot_id>")
 class BotDetail(MethodView):
+    @requires(ANYONE)
     @bots_blp.response(200, BotSchema)
     @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
     def get(self, bot_id):
@@ -85,41 +115,119 @@ class BotDetail(MethodView):
         bots = arena().bots
         return bots.public(bots.get(bot_id))
 
+    @requires(PLAYER)
+    @bots_blp.arguments(BotUpdateSchema)
+    @bots_blp.response(200, BotSchema)
+    @bots_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.forbidden")
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    def patch(self, body, bot_id):
+        """Change a bot's settings (its owner)
+
+        `open`: whether other accounts may seat it in their matches and events.
+        """
+        bots = arena().bots
+        check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}",
+                    organiser_may=False)
+        if body.get("open") is not None:
+            bots.set_open(bot_id, body["open"])
+        return bots.public(bots.get(bot_id))
+
+
+    @requires(PLAYER)
+    @bots_blp.response(204)
+    @bots_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.forbidden")
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    def delete(self, bot_id):
+        """Delete a bot (its owner, or an organiser)
+
+        It leaves the list, its URL may be registered again, new matches with it are refused;
+        matches it played keep naming it.
+        """
+        bots = arena().bots
+        check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}")
+        bots.retire(bot_id)
+
+
+@bots_blp.route("/<bot_id>/secret")
+class BotSecret(MethodView):
+    @requires(PLAYER)
+    @bots_blp.response(201, BotSecretSchema)
+    @bots_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.forbidden")
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    def post(self, bot_id):
+        """Re-key a bot (its owner): a new signing secret, shown only here; the old one stops
+        at once"""
+        bots = arena().bots
+        check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}",
+                    organiser_may=False)
+        return {"id": bot_id, "secret": bots.rekey(bot_id)}
+
 
 @bots_blp.route("/<bot_id>/enable")
 class BotEnable(MethodView):
+    @requires(PLAYER)
     @bots_blp.response(200, BotSchema)
-    @bots_blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
-    @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
+    @bots_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.forbidden")
     @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
     def post(self, bot_id):
-        """Re-enable a disabled bot
+        """Re-enable a disabled bot (its owner, or an organiser)
 
-        Who may call: the bot's owner, proven (until accounts exist) by the bot's signing
-        secret as `Authorization: Bearer <secret>`. A bot is disabled after failing several
-        matches in a row; this clears that and its failed-match count.
+        A bot is disabled after failing several matches in a row (or by an organiser); this
+        clears that and its failed-match count.
         """
         bots = arena().bots
-        bots.enable(bot_id, parse_bearer(request.headers.get("Authorization")))
+        check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}")
+        bots.enable(bot_id)
+        return bots.public(bots.get(bot_id))
+
+
+@bots_blp.route("/<bot_id>/disable")
+class BotDisable(MethodView):
+    @requires(ORGANISER)
+    @bots_blp.arguments(BotDisableSchema)
+    @bots_blp.response(200, BotSchema)
+    @bots_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.organiser_only")
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    def post(self, body, bot_id):
+        """Disable a bot (organisers): it is not called and new matches with it are refused"""
+        check_organiser(caller(), "disable bots")  # also when no access hook ran: fail closed
+        bots = arena().bots
+        bots.disable(bot_id, body["reason"])
         return bots.public(bots.get(bot_id))
 
 
 @arena_blp.route("/matches")
 class ArenaMatches(MethodView):
+    @requires(PLAYER)
     @arena_blp.arguments(ArenaMatchCreateSchema)
     @arena_blp.response(201, ArenaMatchCreatedSchema)
+    @arena_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @arena_blp.alt_response(403, schema=ProblemSchema, description="seats.not_open; "
+                            "auth.organiser_only (a player asked for a rated match)")
     @arena_blp.alt_response(422, schema=ProblemSchema)
     @arena_blp.alt_response(409, schema=ProblemSchema, description="bot.disabled")
     def post(self, body):
         """Queue a match between bots
 
         Seats are `bot:<id>`, `builtin:random`, or `remote` (a person or pull-mode client
-        with the returned token). The workers play every bot seat; a rated match feeds the
-        game's leaderboard: by default a match is rated unless a seat is remote or one builtin
-        holds several seats (`[bot, builtin:random, builtin:random]`; `unrated` says why).
+        with the returned token). The workers play every bot seat. A `bot:<id>` seat must be
+        the caller's own bot or one open to challenges (organisers may seat any). Only an
+        organiser's match is rated: by default when no seat is remote and no entrant holds
+        several seats (`[bot, builtin:random, builtin:random]` is played unrated; `unrated`
+        says why); one in which an account fills several seats never is.
         """
+        check_seating(service().drivers, body["seats"], caller())
+        rated = _rated(body["rated"], "remote" not in body["seats"])
+        if body["rated"] is None and rated:
+            rated = None  # the organiser's default: create_match applies the seating rules
         created = arena().create_match(body["game"], body["seats"], body["options"],
-                                       body["seed"], body["limits"], rated=body["rated"])
+                                       body["seed"], body["limits"], rated=rated,
+                                       labels={"owner": need_caller(caller()).id})
         labels = created.meta.labels
         return {**created_body(created, seed_chosen=body["seed"] is not None),
                 "rated": labels["rated"],
@@ -128,18 +236,28 @@ class ArenaMatches(MethodView):
 
 @tours_blp.route("")
 class Tournaments(MethodView):
+    @requires(PLAYER)
     @tours_blp.arguments(TournamentCreateSchema)
     @tours_blp.response(201, TournamentSchema)
+    @tours_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @tours_blp.alt_response(403, schema=ProblemSchema, description="seats.not_open; "
+                            "auth.organiser_only (a player asked for a rated event)")
     @tours_blp.alt_response(422, schema=ProblemSchema, description="tournament.invalid")
     def post(self, body):
         """Start a tournament
 
         `round_robin`: every table of `players` entrants, in every seat rotation, on the same
         `seeds_per_table` seeds. `ladder`: a matchmaker keeps `concurrency` matches running,
-        seating whoever has played least, until `max_matches`.
+        seating whoever has played least, until `max_matches`. The tournament belongs to its
+        creator; entrants must be the creator's bots or open ones (organisers may enter any).
+        Only an organiser's events are rated (the default for organisers).
         """
-        return arena().tournaments.create(body)
+        check_seating(service().drivers, [entrant_seat(e) for e in body["entrants"]], caller())
+        rated = _rated(body["rated"], True)
+        owner = need_caller(caller()).id
+        return arena().tournaments.create({**body, "rated": rated, "owner": owner})
 
+    @requires(ANYONE)
     @tours_blp.response(200, TournamentListSchema)
     def get(self):
         """List tournaments"""
@@ -148,6 +266,7 @@ class Tournaments(MethodView):
 
 @tours_blp.route("/<tid>")
 class TournamentDetail(MethodView):
+    @requires(ANYONE)
     @tours_blp.response(200, TournamentSchema)
     @tours_blp.alt_response(404, schema=ProblemSchema, description="tournament.not_found")
     def get(self, tid):
@@ -161,15 +280,22 @@ class TournamentDetail(MethodView):
 
 @tours_blp.route("/<tid>/stop")
 class TournamentStop(MethodView):
+    @requires(PLAYER)
     @tours_blp.response(200, TournamentSchema)
+    @tours_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @tours_blp.alt_response(403, schema=ProblemSchema, description="auth.forbidden")
     @tours_blp.alt_response(404, schema=ProblemSchema, description="tournament.not_found")
     def post(self, tid):
-        """Stop a tournament (no new matches; running ones finish)"""
-        return arena().tournaments.stop(tid)
+        """Stop a tournament (its creator, or an organiser): no new matches; running ones
+        finish"""
+        tournaments = arena().tournaments
+        check_owner(caller(), tournaments.owner_of(tid), f"tournament {tid}")
+        return tournaments.stop(tid)
 
 
 @boards_blp.route("/<game>")
 class Leaderboard(MethodView):
+    @requires(ANYONE)
     @boards_blp.response(200, LeaderboardSchema)
     @boards_blp.alt_response(404, schema=ProblemSchema, description="game.unknown")
     def get(self, game):
@@ -191,6 +317,7 @@ class Leaderboard(MethodView):
 
 @protocol_blp.route("/openapi.json")
 class ProtocolDocument(MethodView):
+    @requires(ANYONE)
     @protocol_blp.doc(responses={"200": {
         "description": "an OpenAPI 3 document",
         "content": {"application/json": {"schema": {"type": "object"}}}}})

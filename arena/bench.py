@@ -96,7 +96,8 @@ def per_move(game: str, players: int, matches: int, redis_url: str | None) -> di
     urls = [start_bot() for _ in range(2)]
     seats = []
     for i in range(players):
-        bot = arena.bots.register(f"bench{i}", urls[i % 2], [game], "bench", [game])
+        bot = arena.bots.register(f"bench{i}", urls[i % 2], [game], "bench", [game],
+                                  once=False)
         seats.append(f"bot:{bot['id']}")
     moves, seconds = _run_matches(arena, game, seats, matches)
     http_us = seconds / moves * 1e6
@@ -114,8 +115,9 @@ def matches_per_second(game: str, players: int, matches: int, workers: int, redi
     seats = ["builtin:random"] * players
     if use_http:
         url = start_bot()
-        seats = [f"bot:{arena.bots.register(f'w{i}', url, [game], 'bench', [game])['id']}"
-                 for i in range(players)]
+        ids = [arena.bots.register(f"w{i}", url, [game], "bench", [game], once=False)["id"]
+               for i in range(players)]
+        seats = [f"bot:{bot_id}" for bot_id in ids]
     env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue}
     referee = os.path.join(os.path.dirname(sys.executable), "referee")
     procs = [subprocess.Popen([referee, "worker"], env=env, stdout=subprocess.DEVNULL,

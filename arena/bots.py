@@ -9,7 +9,6 @@ details) is its owner's only: it is kept apart, under
 
 from __future__ import annotations
 
-import hmac
 import json
 import secrets
 import time
@@ -18,11 +17,10 @@ from arena import botclient
 from arena.botclient import Reply
 from arena.botslots import CallSlots, max_calls_setting
 from arena.botstanding import Standing, disable_after_setting
-from arena.errors import BotNotFound, BotRejected
+from arena.errors import BotNotFound, BotRejected, BotUrlTaken
 from arena.netguard import AddressPolicy, InvalidBotUrl, Target, UrlRefused, check_address, \
     policy_for, resolve, split_url
 from arena.protocol import API_VERSION
-from referee.service.errors import InvalidToken, MissingToken
 
 HEALTH_TIMEOUT_S = 5.0
 LATENCY_SAMPLES = 1000
@@ -59,14 +57,18 @@ class BotRegistry:
         return f"{self.prefix}:bot:{bot_id}{':' + part if part else ''}"
 
     def register(self, name: str | None, url: str, games: list, owner: str | None,
-                 known_games) -> dict:
-        """Resolve and check the address, health-check `GET /`, and store the bot with the
-        address pinned; returns it with its secret. Raises UrlRefused, BotRejected."""
+                 known_games, open_: bool = False, once: bool = True) -> dict:
+        """Resolve and check the address, health-check `GET /`, and store the bot (belonging
+        to the account `owner`) with the address pinned; returns it with its secret. A URL is
+        registered once (`once=False`: the offline commands and benchmarks, which seat one
+        URL as several entrants, skip that). Raises UrlRefused, BotRejected, BotUrlTaken."""
         try:
-            split_url(url)
+            canonical = "%s://%s:%d%s" % split_url(url)
         except InvalidBotUrl as err:
             raise BotRejected(str(err), reason="url") from err
         url = url.rstrip("/")
+        if once:
+            self._refuse_taken(canonical)
         target = resolve(url, self.policy)
         info = health_check(target)
         claimed = info.get("games")
@@ -83,11 +85,60 @@ class BotRegistry:
                "author": str(info.get("author", ""))[:200], "info": _described(info),
                "registered_at": time.time(),
                "secret": "bs_" + secrets.token_urlsafe(32)}  # never starts with "-"
+        # claimed atomically: of two registrations of one URL racing, one gets 409
+        if once and not self.redis.hsetnx(f"{self.prefix}:bot-urls", canonical, bot["id"]):
+            self._refuse_taken(canonical)
         pipe = self.redis.pipeline()
         pipe.set(self._key(bot["id"]), json.dumps(bot))
         pipe.zadd(f"{self.prefix}:bots", {bot["id"]: bot["registered_at"]})
+        if open_:
+            pipe.set(self._key(bot["id"], "open"), "1")
         pipe.execute()
         return bot
+
+    def _refuse_taken(self, canonical: str) -> None:
+        taken = self.redis.hget(f"{self.prefix}:bot-urls", canonical)
+        if taken:
+            raise BotUrlTaken(f"a bot with that URL is registered already ({taken}); its owner "
+                              f"can change it, nobody registers it twice", bot=str(taken))
+
+    def secret_of(self, bot: dict) -> str | None:
+        """The secret our requests to the bot are signed with: the latest re-key's, read from
+        the store every time (records are cached per process, a re-key must reach every
+        worker at once), else the one it was registered with."""
+        return self.redis.get(self._key(bot["id"], "secret")) or bot.get("secret")
+
+    def rekey(self, bot_id: str) -> str:
+        """A new signing secret for the bot (its owner asked); the old one stops at once."""
+        self.get(bot_id)
+        secret = "bs_" + secrets.token_urlsafe(32)
+        self.redis.set(self._key(bot_id, "secret"), secret)
+        return secret
+
+    def retire(self, bot_id: str) -> None:
+        """Delete a bot for its owner: off the list, its URL free to register again, refused
+        for new matches; its record stays for the logs of matches it played."""
+        bot = self.get(bot_id)
+        scheme, host, port, path = split_url(bot["url"])
+        canonical = "%s://%s:%d%s" % (scheme, host, port, path)
+        pipe = self.redis.pipeline()
+        pipe.zrem(f"{self.prefix}:bots", bot_id)
+        if self.redis.hget(f"{self.prefix}:bot-urls", canonical) == bot_id:
+            pipe.hdel(f"{self.prefix}:bot-urls", canonical)
+        pipe.execute()
+        self.standing.disable(bot_id, "deleted by its owner")
+
+    def is_open(self, bot_id: str) -> bool:
+        """Whether the bot's owner lets other accounts seat it (open to challenges)."""
+        return bool(self.redis.exists(self._key(bot_id, "open")))
+
+    def set_open(self, bot_id: str, open_: bool) -> None:
+        """The owner's setting: may other accounts seat this bot? (Kept apart from the record,
+        which processes cache.)"""
+        if open_:
+            self.redis.set(self._key(bot_id, "open"), "1")
+        else:
+            self.redis.delete(self._key(bot_id, "open"))
 
     def add(self, bot: dict) -> None:
         """Store a bot record as is (used by offline runs with ad-hoc URLs)."""
@@ -118,7 +169,7 @@ class BotRegistry:
         """The bot as others may see it: no secret, no pinned address, its health figures."""
         hidden = ("secret", "addresses")
         return {k: v for k, v in bot.items() if k not in hidden} | \
-            {"health": self.health(bot["id"])}
+            {"open": self.is_open(bot["id"]), "health": self.health(bot["id"])}
 
     def private(self, bot_id: str) -> dict:
         """The owner's view of the last failure: everything the bot sent with it (its first
@@ -154,7 +205,8 @@ class BotRegistry:
                          latency_ms=(time.monotonic() - start) * 1000)
         try:
             waited = time.monotonic() - start
-            reply = botclient.call(target, path, payload, bot.get("secret"), timeout_s - waited)
+            reply = botclient.call(target, path, payload, self.secret_of(bot),
+                                   timeout_s - waited)
         finally:
             self.slots.release(bot["id"], token)
         reply.latency_ms += waited * 1000
@@ -197,16 +249,17 @@ class BotRegistry:
         self.redis.hincrby(self._key(bot_id, "stats"), "matches", 1)
         self.standing.match_ended(bot_id, forfeit)
 
-    def enable(self, bot_id: str, secret: str | None) -> dict:
-        """Re-enable a disabled bot; `secret` must be the bot's own (until accounts exist,
-        its signing secret is what proves ownership). Raises BotNotFound, MissingToken,
-        InvalidToken."""
+    def enable(self, bot_id: str) -> dict:
+        """Re-enable a disabled bot (its owner or an organiser decided, at the route).
+        Raises BotNotFound."""
         bot = self.get(bot_id)
-        if not secret:
-            raise MissingToken("re-enabling a bot needs 'Authorization: Bearer <bot secret>'")
-        if not hmac.compare_digest(secret.encode(), bot["secret"].encode()):
-            raise InvalidToken("that is not this bot's secret")
         self.standing.enable(bot_id)
+        return bot
+
+    def disable(self, bot_id: str, reason: str) -> dict:
+        """Disable a bot by an organiser's decision. Raises BotNotFound."""
+        bot = self.get(bot_id)
+        self.standing.disable(bot_id, reason)
         return bot
 
     def health(self, bot_id: str) -> dict:

@@ -65,6 +65,11 @@ class Standing:
             raise BotDisabled(f"bot {bot_id} is disabled: {why['reason']}; its owner can "
                               f"re-enable it with POST /v1/bots/{bot_id}/enable", bot=bot_id)
 
+    def disable(self, bot_id: str, reason: str) -> None:
+        """Disable the bot now (an organiser's decision), whatever its streak."""
+        self.redis.set(self.key_of(bot_id, "disabled"), json.dumps(
+            {"reason": reason, "code": "organiser", "at": time.time()}))
+
     def enable(self, bot_id: str) -> None:
         """Let the bot play again, with a fresh streak."""
         self.redis.delete(self.key_of(bot_id, "disabled"), self.key_of(bot_id, "failed_streak"))

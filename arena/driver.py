@@ -32,6 +32,10 @@ class BotDriver:
             raise InvalidSeats(f"no registered bot {ref!r}", bot=ref) from err
         self.bots.standing.check(ref)
 
+    def seating(self, ref: str) -> tuple[str, bool]:
+        """Who owns the bot (an account id) and whether other accounts may seat it."""
+        return self.bots.get(ref).get("owner", ""), self.bots.is_open(ref)
+
     def describe(self, ref: str) -> dict:
         """The seat's public description: the bot's name and id."""
         bot = self.bots.get(ref)

@@ -65,7 +65,8 @@ def read_secret(path: str) -> str:
 def enter_bot(arena: Arena, game: str, entry: str) -> OfflineBot:
     """Register a bot given as `URL` or `URL@SECRET_FILE` for `game` under its own secret."""
     url, secret_file = split_entry(entry)
-    bot = arena.bots.register(None, url, [game], "offline", arena.service.games.names())
+    bot = arena.bots.register(None, url, [game], "offline", arena.service.games.names(),
+                              once=False)  # issue 11: one URL may be several entrants
     looked_in = ""
     if secret_file is None:
         default = default_secret_file(bot["name"])

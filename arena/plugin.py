@@ -25,8 +25,11 @@ PROBLEMS = {
     "bot.not_found": "No bot with that id.",
     "bot.url_refused": "The bot's host resolves to an address bots may not have (loopback, "
                        "private, link-local, ...), or to none.",
-    "bot.disabled": "The bot failed several matches in a row and is disabled until its owner "
-                    "re-enables it (POST /v1/bots/{id}/enable).",
+    "bot.disabled": "The bot failed several matches in a row (or an organiser disabled it) and "
+                    "is disabled until its owner or an organiser re-enables it "
+                    "(POST /v1/bots/{id}/enable).",
+    "bot.url_taken": "A bot with that URL is registered already: a URL is registered once "
+                     "(no new id, no new secret).",
     "tournament.invalid": "Tournament parameters that cannot be run.",
     "tournament.not_found": "No tournament with that id.",
     "tournament.too_large": "A round robin that would plan more matches than "

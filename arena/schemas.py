@@ -24,7 +24,21 @@ class BotCreateSchema(Schema):
     name = fields.String(load_default=None, validate=validate.Length(max=80))
     url = fields.String(required=True, validate=validate.Length(max=2000))
     games = fields.List(fields.String(), required=True, validate=validate.Length(min=1))
-    owner = fields.String(load_default=None, validate=validate.Length(max=120))
+    owner = fields.String(load_default=None, validate=validate.Length(max=120),
+                          metadata={"description": "ignored: a bot belongs to the account "
+                                                   "that registers it"})
+    open = fields.Boolean(load_default=False,
+                          metadata={"description": "may other accounts seat it (default no)"})
+
+
+class BotUpdateSchema(Schema):
+    open = fields.Boolean(load_default=None, allow_none=True,
+                          metadata={"description": "may other accounts seat it"})
+
+
+class BotDisableSchema(Schema):
+    reason = fields.String(load_default="disabled by an organiser",
+                           validate=validate.Length(max=300))
 
 
 class BotSchema(Schema):
@@ -32,7 +46,8 @@ class BotSchema(Schema):
     name = fields.String()
     url = fields.String()
     games = fields.List(fields.String())
-    owner = fields.String()
+    owner = fields.String(metadata={"description": "the id of the account it belongs to"})
+    open = fields.Boolean(metadata={"description": "other accounts may seat it"})
     author = fields.String()
     info = fields.Dict()
     registered_at = fields.Float()
@@ -57,6 +72,11 @@ class BotListQuerySchema(Schema):
                            metadata={"description": f"bots per page (default {BOTS_PAGE})"})
 
 
+class BotSecretSchema(Schema):
+    id = fields.String()
+    secret = fields.String(metadata={"description": "the new HMAC key; shown only here"})
+
+
 class BotListSchema(Schema):
     bots = fields.List(fields.Nested(BotSchema))
     total = fields.Integer(metadata={"description": "bots registered in all"})
@@ -73,8 +93,9 @@ class ArenaMatchCreateSchema(Schema):
                           validate=validate.Range(min=0, max=MAX_SEED))
     limits = fields.Nested(LimitsSchema, load_default=dict)
     rated = fields.Boolean(load_default=None, allow_none=True,
-                           metadata={"description": "default: rated unless a seat is remote "
-                                                    "or a builtin holds several seats"})
+                           metadata={"description": "default: rated for an organiser unless "
+                                                    "a seat is remote or an entrant holds "
+                                                    "several seats; players may not ask for it"})
 
 
 class ArenaMatchCreatedSchema(MatchCreatedSchema):
@@ -100,7 +121,9 @@ class TournamentCreateSchema(Schema):
                           validate=validate.Range(min=0, max=MAX_SEED))
     options = fields.Dict(load_default=dict)
     limits = fields.Nested(LimitsSchema, load_default=dict)
-    rated = fields.Boolean(load_default=TOURNAMENT["rated"])
+    rated = fields.Boolean(load_default=None, allow_none=True,
+                           metadata={"description": "default: rated when an organiser "
+                                                    "creates it; players' events never are"})
     concurrency = fields.Integer(load_default=TOURNAMENT["concurrency"],
                                  validate=validate.Range(min=1, max=64),
                                  metadata={"description": "ladder: matches running at once"})
@@ -114,6 +137,7 @@ class TournamentCreateSchema(Schema):
 
 class TournamentSchema(Schema):
     id = fields.String()
+    owner = fields.String(metadata={"description": "the account that created it"})
     game = fields.String()
     format = fields.String()
     entrants = fields.List(fields.String())

@@ -16,6 +16,7 @@ from arena.limits import resolve as resolve_limits
 from arena.tournaments import Tournaments
 from referee.core.bots import BUILTIN_BOTS
 from referee.service import defaults
+from referee.service.access import seat_owners, several_seats_one_account
 from referee.service.drivers import REMOTE, split_kind
 from referee.service.errors import InvalidSeats
 from referee.service.plugins import ServiceHooks
@@ -44,7 +45,8 @@ class Arena(ServiceHooks):
     def create_match(self, game: str, seats: list, options=None, seed=None, limits=None,
                      rated: bool | None = True, labels=None, seed_group: str | None = None):
         """A match with bot, builtin and remote seats. `rated=None`: rated unless a seat is
-        remote or one builtin holds several seats (then `labels["unrated"]` says why).
+        remote or one builtin holds several seats (then `labels["unrated"]` says why); never
+        rated when one account fills several seats (played unrated, and says why).
 
         A rated match's limits stay under the rated ceilings, and if the service aborts it,
         it is replayed on its seed (`replay_on_abort`, see `finish`).
@@ -64,6 +66,9 @@ class Arena(ServiceHooks):
         if rated and twice:
             raise InvalidSeats(f"a rated match cannot seat one entrant twice ({', '.join(twice)}"
                                f"): leave rated out or pass rated=false")
+        if rated and several_seats_one_account(seat_owners(self.service.drivers, seats)):
+            # one account's bots could feed each other wins (issue 11, attack 3)
+            rated, labels["unrated"] = False, "one account fills several seats"
         labels = {**labels, "arena": True, "rated": bool(rated)}
         if rated:
             labels["replay_on_abort"] = True

@@ -140,7 +140,8 @@ class Tournaments:
                 "limits": resolve_limits(spec.get("limits"), rated=spec["rated"]),
                 "rated": spec["rated"],
                 "concurrency": spec["concurrency"], "max_matches": spec["max_matches"],
-                "created_at": time.time(), "status": "running", "planned": 0}
+                "created_at": time.time(), "status": "running", "planned": 0,
+                "owner": spec.get("owner") or ""}  # issue 11: the creating account
         if tour["format"] == "ladder" and tour["rated"] and len(set(given)) != len(given):
             tour["note"] = ("matches that seat one builtin in several seats are not rated on "
                             "the game's leaderboard; the standings keep its seats apart")
@@ -281,6 +282,10 @@ class Tournaments:
         if tour["status"] == "running":
             self._update(tid, status="stopped", finished_at=time.time())
         return self.get(tid)
+
+    def owner_of(self, tid: str) -> str:
+        """The account that created the tournament (issue 11: it, or an organiser, stops it)."""
+        return self._load(tid).get("owner") or ""
 
     def match_ids(self, tid: str) -> list[str]:
         """The tournament's matches, in creation order (a replay after the rest, and the

@@ -23,10 +23,22 @@ def _serve(args) -> None:
     server = make_server(args.host, args.port, app, threaded=True)
     print(f"referee {_version()} serving http://{args.host}:{server.port}/v1 "
           f"(OpenAPI: /v1/openapi.json) with the {where}", flush=True)
+    print(_access_banner(settings), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
+
+
+def _access_banner(settings) -> str:
+    """Who may write, said at start-up (issue 11): the embedded default trusts this machine."""
+    if settings.embedded:
+        return ("access: requests from this machine (loopback) need no key and act as the "
+                "local organiser; from elsewhere, writes need an account key (give one with "
+                "REFEREE_ORGANISER_KEY=rk_…, or set REDIS_URL and use `referee keys create`)")
+    return ("access: every write needs an account key ('Authorization: Bearer rk_…'); create "
+            "the first organiser with: .venv/bin/referee keys create --role organiser "
+            "--name NAME")
 
 
 def _worker(args) -> None:

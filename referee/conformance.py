@@ -14,6 +14,7 @@ from referee.core import engine
 from referee.core.errors import NotYourTurn, RefereeError
 from referee.core.game import Game
 from referee.core.rng import Rng
+from referee.core.schema import schema_errors
 
 MAX_MOVES = 50_000
 
@@ -139,6 +140,7 @@ def _check_state(game, state, players, stats, rng, views, seed=None) -> _Before:
 
 def _check_view_hides(game, state, viewer, rng, seed, data, seats=None) -> int:
     view = game.view(state, viewer)
+    _check_view_schema(game, view, viewer)
     if seed is not None and seed >= SEED_LEAK_MINIMUM:
         assert str(seed) not in json.dumps(view), "a view shows the match seed, from which " \
                                                   "every hidden card and draw can be computed"
@@ -155,6 +157,17 @@ def _check_view_hides(game, state, viewer, rng, seed, data, seats=None) -> int:
     assert [d.seat for d in game.pending(other)] == seats, "redetermine changed who must act"
     # the state itself back means nothing was re-dealt: no need to serialise it again
     return 0 if other is state else int(game.to_dict(other) != data)
+
+
+def _check_view_schema(game, view, viewer) -> None:
+    """The view fits the schema the game publishes for it (GET /v1/games/{game}), so the
+    documentation cannot drift from the code; games that publish none are not held to one."""
+    schema = game.view_schema(viewer is None)
+    if schema is None:
+        return
+    errors = schema_errors(view, schema, "view", "view")
+    assert not errors, (f"the view of {'the spectator' if viewer is None else f'seat {viewer}'}"
+                        f" does not fit the game's view schema: {'; '.join(errors[:5])}")
 
 
 def _first_difference(a, b, path="view") -> str:

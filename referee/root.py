@@ -16,6 +16,7 @@ arena never imports referee.api. A plug-in that fails to import fails start-up h
 from __future__ import annotations
 
 from arena.plugin import arena_plugin
+from referee.access.plugin import access_plugin
 from referee.limits.plugin import limits_plugin
 from referee.service.config import Settings
 from referee.service.context import assemble
@@ -23,8 +24,10 @@ from referee.service.plugins import Plugin
 
 
 def default_plugins() -> list[Plugin]:
-    """The plug-ins the shipped service runs with: the limits, then the arena."""
-    return [limits_plugin(), arena_plugin()]
+    """The plug-ins the shipped service runs with: access control first (its request hook
+    says who calls before any route runs, so the limits count by account), then the limits,
+    then the arena."""
+    return [access_plugin(), limits_plugin(), arena_plugin()]
 
 
 def build_service(settings: Settings | None = None, plugins: list[Plugin] | None = None,

@@ -21,6 +21,13 @@ os.environ.setdefault("REFEREE_BOT_ALLOW", "127.0.0.0/8,::1")
 # play many matches from one address, so its apps (and subprocesses) run without them, and
 # tests/api/test_limits.py turns them on with tiny limits of its own.
 os.environ.setdefault("REFEREE_RATE_LIMITS", "off")
+# Every write needs an account key (issue 11). Every app the tests start (in-process or as a
+# subprocess, embedded or on Redis) installs this session's organiser key
+# (REFEREE_ORGANISER_KEY), and the bundled clients send it (REFEREE_KEY); the Flask test
+# clients send it through the `client` fixture. Tests of refusals send no key, or a player's.
+TEST_ORGANISER_KEY = "rk_tests-" + uuid.uuid4().hex + uuid.uuid4().hex
+os.environ.setdefault("REFEREE_ORGANISER_KEY", TEST_ORGANISER_KEY)
+os.environ.setdefault("REFEREE_KEY", os.environ["REFEREE_ORGANISER_KEY"])
 os.environ["PYTHONPATH"] = os.pathsep.join(
     p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
 
@@ -139,10 +146,27 @@ def app(redis_settings):
     stop_app(app)
 
 
+def organiser_client(app):
+    """A test client of `app` that sends the session's organiser key with every request
+    (a request's own Authorization header, a seat token, replaces it)."""
+    client = app.test_client()
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {os.environ['REFEREE_ORGANISER_KEY']}"
+    return client
+
+
+def account_client(app, name: str, role: str = "player"):
+    """A test client of `app` acting for a new account of `role`; (client, account id)."""
+    accounts = app.extensions["referee"].extensions["access"].accounts
+    account, key = accounts.create(name, role)
+    client = app.test_client()
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {key}"
+    return client, account["id"]
+
+
 @pytest.fixture
 def client(app):
-    """A test client of the real app."""
-    return app.test_client()
+    """A test client of the real app, acting as the organiser."""
+    return organiser_client(app)
 
 
 @pytest.fixture

@@ -17,11 +17,15 @@ function apiBase(url) {
   return root.endsWith('/v1') ? root : `${root}/v1`;
 }
 
-/** One request; the decoded JSON, or a ProblemError. */
-async function call(url, method, path, { body, token, timeoutMs = 30000 } = {}) {
+/** One request; the decoded JSON, or a ProblemError. A seat acts with its `token`; anything
+ * else sends the account key `key` (default $REFEREE_KEY; none is needed against the embedded
+ * default on this machine). */
+async function call(url, method, path, { body, token, key, timeoutMs = 30000 } = {}) {
   const headers = { 'User-Agent': 'referee-js/1' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const accountKey = key || process.env.REFEREE_KEY;
   if (token) headers.Authorization = `Bearer ${token}`;
+  else if (accountKey) headers.Authorization = `Bearer ${accountKey}`;
   const response = await fetch(apiBase(url) + path, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),

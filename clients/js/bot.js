@@ -117,11 +117,11 @@ function send(res, status, payload) {
 }
 
 /** Register a serving bot; its record (the secret is kept by the bot, and written to a file). */
-async function register(bot, serviceUrl, { url, games, owner }) {
+async function register(bot, serviceUrl, { url, games, owner, open }) {
   const claimed = games && games.length ? games
     : (await call(serviceUrl, 'GET', '/games')).games.map((g) => g.name);
   const record = await call(serviceUrl, 'POST', '/bots',
-    { body: { url, games: claimed, name: bot.info.name, owner: owner || null } });
+    { body: { url, games: claimed, name: bot.info.name, owner: owner || null, open: !!open } });
   bot.secret.value = record.secret;
   if (bot.secret.file) {
     fs.mkdirSync(path.dirname(bot.secret.file), { recursive: true, mode: 0o700 });
@@ -131,12 +131,13 @@ async function register(bot, serviceUrl, { url, games, owner }) {
 }
 
 const USAGE = `usage: node bot.js [--port N] [--host H] [--name NAME] [--games g1,g2]
-       [--secret S | --secret-file PATH] [--register SERVICE_URL] [--public-url URL] [--owner O]`;
+       [--secret S | --secret-file PATH] [--register SERVICE_URL] [--public-url URL] [--open]
+(registering sends $REFEREE_KEY, an account key, when set; --open lets other accounts seat the bot)`;
 
 async function main() {
   const args = parseArgs(process.argv.slice(2), {
     port: 'value', host: 'value', name: 'value', games: 'value', secret: 'value',
-    'secret-file': 'value', register: 'value', 'public-url': 'value', owner: 'value',
+    'secret-file': 'value', register: 'value', 'public-url': 'value', owner: 'value', open: 'flag',
   }, USAGE);
   const games = args.games ? args.games.split(',') : [];
   const bot = serveBot(randomMove, {
@@ -151,11 +152,19 @@ async function main() {
   console.log(`${bot.info.name} serving ${url} (bot protocol v1)`);
   if (args.register) {
     try {
-      const record = await register(bot, args.register, { url, games, owner: args.owner });
+      const record = await register(bot, args.register,
+        { url, games, owner: args.owner, open: args.open });
       console.log(`registered bot ${record.id} with ${args.register} for ${record.games.join(',')}`);
     } catch (err) {
-      console.error(`registration refused: ${err.message}`);
-      process.exit(1);
+      if (err.code === 'bot.url_taken' && bot.secret.get()) {
+        // a restart at the same URL: the service keeps the bot and its secret (a URL is
+        // registered once), and the secret file still holds that secret
+        const id = (err.problem.details || {}).bot || '?';
+        console.log(`already registered as bot ${id} with ${args.register}; verifying with the kept secret`);
+      } else {
+        console.error(`registration refused: ${err.message}`);
+        process.exit(1);
+      }
     }
   } else if (!bot.secret.get()) {
     console.log('no secret yet: requests are not verified until it is set '

@@ -35,7 +35,15 @@ def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
     app.extensions["referee"] = service
     app.extensions["referee.problems"] = dict(problems.CATALOGUE)
     api = contract.RefereeApi(app)
-    api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer"})
+    api.spec.components.security_scheme("seatToken", {
+        "type": "http", "scheme": "bearer",
+        "description": "A seat token (`st_…`), returned when the match is created: acts for "
+                       "one seat of one match."})
+    api.spec.components.security_scheme("accountKey", {
+        "type": "http", "scheme": "bearer",
+        "description": "An account's API key (`rk_…`): a player's or an organiser's "
+                       "(`referee keys create`, POST /v1/accounts). In the embedded default a "
+                       "keyless request from this machine acts as the local organiser."})
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     for plugin in plugins:
@@ -94,4 +102,6 @@ def _document_views(api, registry) -> None:
 _DESCRIPTION = (
     "A referee for Yunnan, Dschunke and Yinzi: Ming. Every move is checked against the rules; "
     "every rejection is an RFC 9457 problem detail with a stable `code` (see /v1/problems). "
-    "Seats act with the bearer token returned when the match is created.")
+    "Seats act with the bearer token returned when the match is created (`st_…`); accounts "
+    "act with their API key (`rk_…`). Each operation's `security` says which it needs "
+    "(`[]`: anyone; `x-caller: organiser`: an organiser's key).")

@@ -1,18 +1,25 @@
-"""Seat tokens from the Authorization header."""
+"""Seat tokens and the calling account, as the routes read them."""
 
 from __future__ import annotations
 
 from flask import g, request
 
+from referee.service.access import Caller, is_account_key
 from referee.service.credentials import parse_bearer
 
 
 def bearer_token() -> str | None:
-    """The bearer token of this request, or None when there is none."""
-    return parse_bearer(request.headers.get("Authorization"))
+    """The seat token of this request, or None when there is none (an account key is not one)."""
+    token = parse_bearer(request.headers.get("Authorization"))
+    return None if is_account_key(token) else token
+
+
+def caller() -> Caller | None:
+    """The account calling (set by the access plug-in's request hook), or None."""
+    return g.get("caller")
 
 
 def principal():
-    """Who calls, as an access plug-in's request hook set it in `flask.g.principal` (None
+    """Who calls, as the access plug-in's request hook set it (`flask.g.caller`, None
     without one); the service's `may_see_seat` hooks receive it as `Caller.principal`."""
-    return g.get("principal")
+    return g.get("caller")

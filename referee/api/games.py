@@ -6,6 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from referee.api.context import service
+from referee.service.access import ANYONE, requires
 from referee.service.schemas import (CheckRequestSchema, CheckResponseSchema, GameListSchema,
                                  GameSchema, ProblemSchema)
 from referee.core import engine
@@ -18,6 +19,7 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
 
 @blp.route("")
 class Games(MethodView):
+    @requires(ANYONE)
     @blp.response(200, GameListSchema)
     def get(self):
         """List the games
@@ -29,6 +31,7 @@ class Games(MethodView):
 
 @blp.route("/<game>")
 class GameDetail(MethodView):
+    @requires(ANYONE)
     @blp.response(200, GameSchema)
     @blp.alt_response(404, schema=ProblemSchema, description="game.unknown")
     def get(self, game):
@@ -45,6 +48,7 @@ class GameDetail(MethodView):
 
 @blp.route("/<game>/check")
 class Check(MethodView):
+    @requires(ANYONE)
     @blp.arguments(CheckRequestSchema)
     @blp.response(200, CheckResponseSchema)
     @blp.alt_response(404, schema=ProblemSchema, description="game.unknown")

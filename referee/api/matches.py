@@ -6,9 +6,11 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from referee.api.auth import bearer_token, principal
+from referee.api.auth import bearer_token, caller, principal
 from referee.api.context import service
 from referee.core.errors import RefereeError
+from referee.service.access import (ANYONE, PLAYER, SEAT, SPECTATOR_OR_SEAT, check_seating,
+                                    need_caller, requires)
 from referee.service.schemas import (LogQuerySchema, LogSchema, MatchCreatedSchema,
                                  MatchCreateSchema, MatchListQuerySchema, MatchListSchema,
                                  MatchSchema, MoveAcceptedSchema, MoveSubmitSchema,
@@ -18,9 +20,6 @@ from referee.service.records import created_body, to_jsonl
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
                 description="Matches refereed move by move; seats act with their bearer token.")
-
-SECURITY = [{"seatToken": []}]
-
 
 def _viewer(meta) -> int | None:
     """The seat of the caller's token, or None for a spectator (no token)."""
@@ -46,8 +45,11 @@ def _seat(meta) -> int:
 
 @blp.route("")
 class Matches(MethodView):
+    @requires(PLAYER)
     @blp.arguments(MatchCreateSchema)
     @blp.response(201, MatchCreatedSchema)
+    @blp.alt_response(401, schema=ProblemSchema, description="auth.key_missing, auth.key_invalid")
+    @blp.alt_response(403, schema=ProblemSchema, description="seats.not_open")
     @blp.alt_response(404, schema=ProblemSchema, description="game.unknown")
     @blp.alt_response(422, schema=ProblemSchema,
                       description="options.invalid, players.invalid, seats.invalid")
@@ -58,13 +60,18 @@ class Matches(MethodView):
         or `builtin:random`. Returns the match id, the version and one secret bearer token per
         remote seat (shown only here), and the seed's commitment (sha256 of seed and salt).
         Without a seed the service draws one from a CSPRNG and keeps it (and the salt) secret
-        until the match ends; a seed you choose is committed too.
+        until the match ends; a seed you choose is committed too. Needs an account key; a
+        `bot:<id>` seat must be the caller's own bot or one open to challenges. These matches
+        are never rated.
         """
+        svc = service()
+        check_seating(svc.drivers, body["seats"], caller())
         limits = {k: body[k] for k in ("remote_move_s", "max_moves") if body[k] is not None}
-        created = service().create(body["game"], body["seats"], body["options"], body["seed"],
-                                   limits=limits)
+        created = svc.create(body["game"], body["seats"], body["options"], body["seed"],
+                             labels={"owner": need_caller(caller()).id}, limits=limits)
         return created_body(created, seed_chosen=body["seed"] is not None)
 
+    @requires(ANYONE)
     @blp.arguments(MatchListQuerySchema, location="query")
     @blp.response(200, MatchListSchema)
     def get(self, query):
@@ -80,10 +87,10 @@ class Matches(MethodView):
 
 @blp.route("/<match_id>")
 class MatchDetail(MethodView):
+    @requires(SPECTATOR_OR_SEAT)
     @blp.response(200, MatchSchema)
     @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
     @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
-    @blp.doc(security=[{}, *SECURITY])
     def get(self, match_id):
         """Show a match
 
@@ -97,12 +104,12 @@ class MatchDetail(MethodView):
 
 @blp.route("/<match_id>/prompt")
 class Prompt(MethodView):
+    @requires(SEAT)
     @blp.arguments(PromptQuerySchema, location="query")
     @blp.response(200, PromptSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
     @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
     @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
-    @blp.doc(security=SECURITY)
     def get(self, query, match_id):
         """The seat's pending decision and legal moves
 
@@ -118,6 +125,7 @@ class Prompt(MethodView):
 
 @blp.route("/<match_id>/moves")
 class Moves(MethodView):
+    @requires(SEAT)
     @blp.arguments(MoveSubmitSchema)
     @blp.response(200, MoveAcceptedSchema)
     @blp.alt_response(400, schema=ProblemSchema, description="move.malformed, "
@@ -130,7 +138,6 @@ class Moves(MethodView):
     @blp.alt_response(413, schema=ProblemSchema, description="request.too_large")
     @blp.alt_response(422, schema=ProblemSchema, description="move.illegal.<rule>, "
                       "move.unexpected")
-    @blp.doc(security=SECURITY)
     def post(self, body, match_id):
         """Submit a move for your seat
 
@@ -158,12 +165,12 @@ class Moves(MethodView):
 
 @blp.route("/<match_id>/resign")
 class Resign(MethodView):
+    @requires(SEAT)
     @blp.response(200, MoveAcceptedSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
     @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
     @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
     @blp.alt_response(409, schema=ProblemSchema, description="match.over")
-    @blp.doc(security=SECURITY)
     def post(self, match_id):
         """Resign your seat
 
@@ -181,6 +188,7 @@ class Resign(MethodView):
 
 @blp.route("/<match_id>/log")
 class Log(MethodView):
+    @requires(SPECTATOR_OR_SEAT)
     @blp.arguments(LogQuerySchema, location="query")
     @blp.response(200, LogSchema)
     @blp.doc(responses={"200": {"description": "OK", "content": {
@@ -188,7 +196,6 @@ class Log(MethodView):
         "application/jsonl": {"schema": {"type": "string",
                                          "description": "JSON Lines: match, move…, result"}}}}})
     @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
-    @blp.doc(security=[{}, *SECURITY])
     def get(self, query, match_id):
         """The match record: set-up, every move, the result
 

@@ -9,6 +9,7 @@ from marshmallow import Schema, fields
 
 from referee import __version__
 from referee.api.context import service
+from referee.service.access import ANYONE, requires
 
 blp = Blueprint("meta", __name__, url_prefix="/v1", description="Service health and the error catalogue.")
 
@@ -26,6 +27,7 @@ class ProblemCatalogueSchema(Schema):
 
 @blp.route("/health")
 class Health(MethodView):
+    @requires(ANYONE)
     @blp.response(200, HealthSchema)
     def get(self):
         """Service health: answers when the store answers"""
@@ -38,6 +40,7 @@ class Health(MethodView):
 
 @blp.route("/problems")
 class Problems(MethodView):
+    @requires(ANYONE)
     @blp.response(200, ProblemCatalogueSchema)
     def get(self):
         """The generic error codes and what they mean

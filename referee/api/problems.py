@@ -57,7 +57,8 @@ CATALOGUE = {
     "players.invalid": "The game cannot be played with that many seats (with these options).",
     "seats.invalid": "A seat kind is unknown.",
     "state.invalid": "A stored or submitted state failed validation.",
-    "auth.token_missing": "The request needs 'Authorization: Bearer <seat token>'.",
+    "auth.token_missing": "The request needs 'Authorization: Bearer <seat token>' (an account "
+                          "key is not a seat token).",
     "auth.token_invalid": "The token is not a seat token of this match.",
     "request.malformed_json": "The body is not valid JSON.",
     "request.invalid": "The body or query does not match the endpoint's schema.",
@@ -66,7 +67,8 @@ CATALOGUE = {
     "http.method_not_allowed": "The endpoint does not take this method.",
     "server.error": "A fault of the service, logged on our side; not caused by the request.",
     "server.unavailable": "The service cannot answer now (its store is down); retry later.",
-    "auth.forbidden": "The request is not allowed.",
+    "auth.forbidden": "The thing belongs to another account (a bot, a tournament, a match), or "
+                      "the request is not allowed.",
     "request.malformed": "The request cannot be read.",
     "request.unsupported_media_type": "The body is not in a media type the endpoint takes.",
     "http.not_acceptable": "The endpoint cannot answer in a media type the request accepts.",

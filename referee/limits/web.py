@@ -20,6 +20,7 @@ from flask import current_app, g, has_request_context, request
 from flask_limiter import Limit, Limiter, RateLimitExceeded
 from limits import parse_many
 
+from referee.service.access import is_account_key
 from referee.service.credentials import parse_bearer
 
 FAMILIES = {
@@ -47,11 +48,14 @@ def family() -> str | None:
 
 
 def key_identity() -> str | None:
-    """The caller's API key (its account), else a hash of its bearer token, else None."""
+    """The calling account (the access plug-in's `g.caller`) when it acts by its API key or
+    keyless (the embedded default's local organiser), else a hash of the bearer token (a
+    seat token counts per seat, a bot secret per bot), else None."""
     caller = g.get("caller")
-    if caller is not None and getattr(caller, "id", None):
-        return f"key:{caller.id}"
     token = parse_bearer(request.headers.get("Authorization"))
+    if caller is not None and getattr(caller, "id", None) and (
+            token is None or is_account_key(token)):
+        return f"key:{caller.id}"
     if token:
         return "key:" + hashlib.sha256(token.encode()).hexdigest()[:32]
     return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.conftest import organiser_client
+
 import json
 
 import pytest
@@ -50,17 +52,14 @@ def test_a_wrong_method_is_405_with_allow(client):
     assert "GET" in r.headers["Allow"]
 
 
-def test_the_store_down_is_503_server_unavailable_with_retry_after():
-    from referee.root import create_app, stop_app
-
-    app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "KEY_PREFIX": "down",
-                      "QUEUE_NAME": "down-q", "INLINE_WORKERS": 0})
-    try:
-        r = app.test_client().post("/v1/matches", json={"game": "gops",
-                                                         "seats": ["remote", "remote"]})
-        assert r.status_code == 503 and r.json["code"] == "server.unavailable"
-        assert int(r.headers["Retry-After"]) > 0
-        r = app.test_client().get("/v1/matches/abc")
-        assert r.status_code == 503
-    finally:
-        stop_app(app)
+def test_the_store_down_is_503_server_unavailable_with_retry_after(app):
+    """Redis stops answering under a running app: 503 server.unavailable, not 500."""
+    pool = app.extensions["referee"].store.redis.connection_pool
+    pool.connection_kwargs["port"] = free_port()   # nothing listens there
+    pool.disconnect()
+    pool.reset()                                    # connections made from now on fail
+    client = organiser_client(app)
+    r = client.post("/v1/matches", json={"game": "gops", "seats": ["remote", "remote"]})
+    assert r.status_code == 503 and r.json["code"] == "server.unavailable"
+    assert int(r.headers["Retry-After"]) > 0
+    assert client.get("/v1/matches/abc").status_code == 503

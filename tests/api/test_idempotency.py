@@ -3,6 +3,8 @@ sent by 10 clients without expected_version landed 21 extra times over 54 decisi
 
 from __future__ import annotations
 
+from tests.conftest import organiser_client
+
 import threading
 
 
@@ -33,7 +35,7 @@ def test_the_same_key_lands_a_move_once_and_answers_the_retry(client):
 
 
 def test_ten_clients_sending_one_move_with_one_key_land_it_once(app):
-    clients = [app.test_client() for _ in range(10)]
+    clients = [organiser_client(app) for _ in range(10)]
     match_id, tokens = _match(clients[0])
     move = _legal(clients[0], match_id, tokens["0"])[0]
     headers = {"Authorization": f"Bearer {tokens['0']}", "Idempotency-Key": "k-7"}

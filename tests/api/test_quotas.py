@@ -4,6 +4,8 @@ floods against the shipped defaults."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.api.helpers import auth, create, wait_until
@@ -37,7 +39,8 @@ def test_the_ceiling_counts_per_key_too(make_app):
     assert quotas.count("addr:127.0.0.1") == 1
     assert_limited(client.post("/v1/matches", json=MATCH, headers=auth("k2")),
                    "quota.active_matches")  # the address has its one
-    assert len([k for k in app.extensions["referee"].store.redis.keys("*active:key:*")]) == 1
+    store = app.extensions["referee"].store
+    assert len(store.redis.keys(f"{store.prefix}:active:key:*")) == 1
 
 
 def test_a_tournament_counts_every_match_it_created(make_app):
@@ -67,9 +70,10 @@ def test_tournament_ceilings(make_app, body, setting):
 
 
 def test_the_issues_floods_meet_the_product_defaults(monkeypatch):
-    """Issue 12's rows with the shipped defaults: one client creating matches as fast as it
-    can gets at most 200 unfinished ones (then 429 quota.active_matches); one request may no
-    longer ask for a 100,000-match ladder or a 5,000-match round robin."""
+    """Issue 12's rows with the shipped defaults: one client (here the embedded default's
+    local organiser) creating matches as fast as it can gets 60 a minute, then 429
+    rate.limited; one request may no longer ask for a 100,000-match ladder or a 5,000-match
+    round robin."""
     from referee.root import create_app, stop_app
 
     monkeypatch.delenv("REFEREE_RATE_LIMITS", raising=False)
@@ -77,15 +81,16 @@ def test_the_issues_floods_meet_the_product_defaults(monkeypatch):
                       "QUEUE_NAME": unique_name("limq")})
     try:
         client = app.test_client()
-        codes = [client.post("/v1/matches", json=MATCH).status_code for _ in range(230)]
-        assert codes.count(201) == 200 and codes[200:] == [429] * 30
-        assert client.post("/v1/matches", json=MATCH).json["code"] == "quota.active_matches"
+        codes = [client.post("/v1/matches", json=MATCH).status_code for _ in range(80)]
+        assert codes.count(201) == 60 and codes[60:] == [429] * 20
+        assert client.post("/v1/matches", json=MATCH).json["code"] == "rate.limited"
         for body in ({"format": "ladder", "entrants": ["builtin:random"] * 2,
                       "max_matches": 100_000},
                      {"format": "round_robin", "entrants": ["builtin:random"] * 12,
                       "players": 2, "seeds_per_table": 38}):  # 66 x 2 x 38 = 5,016
             r = client.post("/v1/tournaments", json={"game": "gops", **body},
-                            environ_base={"REMOTE_ADDR": "192.0.2.7"})  # another address
+                            environ_base={"REMOTE_ADDR": "192.0.2.7"},  # another address,
+                            headers=auth(os.environ["REFEREE_ORGANISER_KEY"]))  # a key
             assert r.status_code == 422 and r.json["code"] == "tournament.too_large", r.json
     finally:
         stop_app(app)

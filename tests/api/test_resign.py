@@ -3,6 +3,8 @@ whose player walked away kept the match active forever)."""
 
 from __future__ import annotations
 
+from tests.conftest import organiser_client
+
 from tests.api.helpers import auth, create, wait_until
 
 
@@ -34,7 +36,7 @@ def test_a_remote_seat_that_lets_its_time_run_out_forfeits_on_time(app):
     """limits: remote_move_s; the janitor forfeits with seat.timeout and the match ends."""
     from referee.service.worker import expire_remote
 
-    client = app.test_client()
+    client = organiser_client(app)
     body = create(client, seats=("remote", "builtin:random"), remote_move_s=1)
     service = app.extensions["referee"]
     assert expire_remote(service) == 0   # in time

@@ -16,7 +16,7 @@ from arena.netguard import AddressPolicy
 from referee.service.connection import connect
 from tests.api.helpers import wait_until
 from tests.arena.helpers import arena_match, finished, register
-from tests.conftest import delete_keys, unique_name
+from tests.conftest import account_client, delete_keys, organiser_client, unique_name
 from tests.support.bots import BotServer
 
 
@@ -107,14 +107,16 @@ def strict_two(monkeypatch, redis_settings):
 
     monkeypatch.setenv(DISABLE_AFTER_ENV, "2")
     app = create_app(redis_settings)
-    yield app.test_client()
+    yield app
     stop_app(app)
 
 
 def test_a_bot_failing_matches_in_a_row_is_disabled_until_its_owner_enables_it(strict_two):
     """Two forfeits through crashes: health says disabled with the reason; new matches
-    with it are refused 409 bot.disabled; the owner's secret re-enables it."""
-    client = strict_two
+    with it are refused 409 bot.disabled; its owner's key (or an organiser's) re-enables it,
+    no key, the bot's secret or another player's key does not (issue 11)."""
+    client, _ = account_client(strict_two, "owner")
+    stranger, _ = account_client(strict_two, "stranger")
     bad, good = BotServer("crash", "crasher"), BotServer("good", "fine")
     try:
         ids = [register(client, bad), register(client, good)]
@@ -131,13 +133,21 @@ def test_a_bot_failing_matches_in_a_row_is_disabled_until_its_owner_enables_it(s
             f"bot:{ids[0]}", f"bot:{ids[1]}"], "options": {"cards": 4}})
         assert (r.status_code, r.json["code"]) == (409, "bot.disabled")
         enable = f"/v1/bots/{ids[0]}/enable"
-        assert client.post(enable).status_code == 401
-        wrong = client.post(enable, headers={"Authorization": f"Bearer {good.secret}"})
-        assert (wrong.status_code, wrong.json["code"]) == (403, "auth.token_invalid")
-        r = client.post(enable, headers={"Authorization": f"Bearer {bad.secret}"})
+        anonymous = strict_two.test_client()
+        assert anonymous.post(enable).json["code"] == "auth.key_missing"
+        by_secret = anonymous.post(enable, headers={"Authorization": f"Bearer {bad.secret}"})
+        assert (by_secret.status_code, by_secret.json["code"]) == (401, "auth.key_missing")
+        wrong = stranger.post(enable)
+        assert (wrong.status_code, wrong.json["code"]) == (403, "auth.forbidden")
+        r = client.post(enable)
         assert r.status_code == 200 and r.json["health"]["status"] == "active"
         assert "secret" not in r.json
         arena_match(client, [f"bot:{ids[0]}", f"bot:{ids[1]}"], seed=3)
+        organiser = organiser_client(strict_two)
+        r = organiser.post(f"/v1/bots/{ids[1]}/disable", json={"reason": "cheating"})
+        assert r.json["health"]["status"] == "disabled"
+        assert stranger.post(f"/v1/bots/{ids[0]}/disable").json["code"] == "auth.organiser_only"
+        assert organiser.post(f"/v1/bots/{ids[1]}/enable").json["health"]["status"] == "active"
     finally:
         bad.stop()
         good.stop()

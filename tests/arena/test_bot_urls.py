@@ -13,7 +13,7 @@ from arena.bots import BotRegistry
 from arena.netguard import ALLOW_ENV, AddressPolicy, UrlRefused, policy_for, resolve
 from referee.service.connection import connect
 from tests.arena.rawserver import RawServer, http_answer
-from tests.conftest import unique_name
+from tests.conftest import organiser_client, unique_name
 
 SECRET = "AKIA-FAKE-CLOUD-CREDENTIALS-42"
 BOT_INFO = {"apiversion": "1", "name": "internal", "games": ["gops"], "token": SECRET}
@@ -38,7 +38,7 @@ def strict_client(monkeypatch, redis_settings):
 
     monkeypatch.delenv(ALLOW_ENV, raising=False)
     app = create_app(redis_settings)
-    yield app.test_client()
+    yield organiser_client(app)
     stop_app(app)
 
 

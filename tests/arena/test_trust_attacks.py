@@ -3,6 +3,7 @@ the fix), the replay of an aborted rated match, and the seat-details hook."""
 
 from __future__ import annotations
 
+
 import pytest
 
 from referee.core.rng import MAX_SEED, Rng
@@ -11,6 +12,7 @@ from tests.api.helpers import wait_until
 from tests.arena.helpers import register
 from tests.arena.trust import Gate, make_bot
 from tests.support.bots import BotServer
+from tests.conftest import account_client
 
 
 @pytest.fixture
@@ -122,18 +124,27 @@ def test_attack_2_an_illegal_moves_message_stays_with_its_seat_while_the_match_r
         private = arena.bots.private(bad_id)["last_error"]
         message = private["error"]["message"]
         assert "is not in your hand" in message  # what the attack read
-        seen = [client.get(f"/v1/matches/{match_id}/log").get_data(as_text=True),
-                client.get(f"/v1/matches/{match_id}/log?format=jsonl").get_data(as_text=True),
-                client.get(f"/v1/matches/{match_id}").get_data(as_text=True),
-                client.get(f"/v1/bots/{bad_id}").get_data(as_text=True),
-                client.get("/v1/bots").get_data(as_text=True)]
+        stranger = client.application.test_client()  # no key: reads are open to anyone
+        seen = [stranger.get(f"/v1/matches/{match_id}/log").get_data(as_text=True),
+                stranger.get(f"/v1/matches/{match_id}/log?format=jsonl").get_data(as_text=True),
+                stranger.get(f"/v1/matches/{match_id}").get_data(as_text=True),
+                stranger.get(f"/v1/bots/{bad_id}").get_data(as_text=True),
+                stranger.get("/v1/bots").get_data(as_text=True)]
         assert client.get(f"/v1/matches/{match_id}").json["status"] == "active"
         for text in seen:
             assert message not in text and "999" not in text
-        failure = next(m["failure"] for m in client.get(f"/v1/matches/{match_id}/log").json
+        failure = next(m["failure"] for m in stranger.get(f"/v1/matches/{match_id}/log").json
                        ["moves"] if m.get("failure"))
         assert failure == {"code": "bot.illegal_move"}
-        last = client.get(f"/v1/bots/{bad_id}").json["health"]["last_error"]
+        other, _ = account_client(client.application, "another player")
+        failure = next(m["failure"] for m in other.get(f"/v1/matches/{match_id}/log").json
+                       ["moves"] if m.get("failure"))
+        assert failure == {"code": "bot.illegal_move"}
+        # the bot's owner (the account that registered it) sees the details while it runs
+        owned = next(m["failure"] for m in client.get(f"/v1/matches/{match_id}/log").json
+                     ["moves"] if m.get("failure"))
+        assert owned["error"]["message"] == message and owned["move"]["card"] == 999
+        last = stranger.get(f"/v1/bots/{bad_id}").json["health"]["last_error"]
         assert set(last) == {"code", "match", "version", "at", "log"}
     finally:
         gate.open()

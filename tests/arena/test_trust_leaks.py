@@ -82,7 +82,8 @@ def test_a_running_tournament_leaks_no_seed_and_no_failure_detail(client, app, s
         assert running == [held["match"]]
         wait_until(lambda: any(e.get("failure") for e in service.store.log(held["match"])),
                    timeout=30)
-        reads = _stranger_reads(client, app, game, tour, bot_ids)
+        stranger = app.test_client()  # no key: what anyone may read (the client owns the bots)
+        reads = _stranger_reads(stranger, app, game, tour, bot_ids)
         secrets_ = {str(meta.seed) for meta in metas.values()} | \
             {getattr(meta, "seed_salt", "") for meta in metas.values()} - {""}
         # a finished twin tells as much as a running one: failure details of every match

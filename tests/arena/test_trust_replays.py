@@ -98,7 +98,7 @@ class _Owners(ServiceHooks):
 def _principal_from_header():
     from flask import g, request
 
-    g.principal = request.headers.get("X-Test-Principal")
+    g.caller = request.headers.get("X-Test-Principal")  # what an access plug-in sets
 
 
 def test_the_seat_details_hook_admits_whom_a_plugin_says(redis_settings):

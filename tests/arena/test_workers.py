@@ -13,7 +13,7 @@ import pytest
 from arena.ratings import fold, standings
 from tests.api.helpers import wait_until
 from tests.arena.helpers import register
-from tests.conftest import delete_keys, unique_name
+from tests.conftest import account_client, delete_keys, organiser_client, unique_name
 from tests.support.bots import BotServer
 from tests.support.http import BIN, start_process, stop_process
 
@@ -30,8 +30,12 @@ def cluster(needs_real_redis):
     procs, bots = [], []
 
     class Cluster:
-        client = app.test_client()
+        client = organiser_client(app)
         service = app.extensions["referee"]
+
+        def player(self, name):
+            """A test client acting for a new player account."""
+            return account_client(app, name)[0]
 
         def worker(self, name):
             proc = start_process([f"{BIN}/referee", "worker", "--name", f"{queue}-{name}"],
@@ -68,9 +72,10 @@ def _entrant_records(client, tour):
 
 def test_round_robin_tournament_end_to_end(cluster):
     """12 matches over two worker processes; standings and the leaderboard agree with
-    ratings recomputed from the published results."""
+    ratings recomputed from the published results. Each bot is a different player's (one
+    account filling several seats would leave the matches unrated), the organiser runs it."""
     cluster.worker("a"), cluster.worker("b")
-    ids = [register(cluster.client, cluster.bot("good", f"bot{i}")) for i in range(3)]
+    ids = [register(cluster.player(f"p{i}"), cluster.bot("good", f"bot{i}")) for i in range(3)]
     r = cluster.client.post("/v1/tournaments", json={
         "game": "gops", "entrants": ids + ["builtin:random"], "players": 3,
         "seeds_per_table": 1, "seed": 99, "options": {"cards": 4}})

@@ -41,10 +41,11 @@ def shared_service_url(real_redis_url):
 
 @pytest.fixture
 def api(service_url):
-    """A client of the served app."""
+    """A client of the served app, acting with the session's organiser key (clients made
+    without `key=` send the same key: $REFEREE_KEY, set by tests/conftest.py)."""
     from referee_client import Client
 
-    return Client(service_url)
+    return Client(service_url, key=os.environ["REFEREE_ORGANISER_KEY"])
 
 
 @pytest.fixture

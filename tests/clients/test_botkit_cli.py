@@ -127,3 +127,30 @@ def test_secret_files_are_ignored_by_git():
     done = subprocess.run(["git", "check-ignore", *names], cwd=ROOT, capture_output=True,
                           text=True)
     assert done.stdout.split() == names
+
+
+def test_a_restart_at_a_registered_url_keeps_the_bot_and_its_secret(service_url, tmp_path):
+    """A URL is registered once (issue 11): the kit bot restarted on the same port with
+    --register is told the URL is taken, keeps serving with the secret its file holds, and
+    the service still has one bot for that URL, with no new secret handed out; --open
+    registered it open to other accounts."""
+    port, secret = free_port(), tmp_path / "same.secret"
+    args = [sys.executable, str(RANDOM_BOT), "--port", str(port), "--name", "same",
+            "--games", "gops", "--register", service_url, "--secret-file", str(secret),
+            "--open"]
+    first = LineReader(start_process(args))
+    try:
+        bot_id = first.wait_for(r"registered bot (\S+)").group(1)
+    finally:
+        first.stop()
+    kept = secret.read_text()
+    again = LineReader(start_process(args))
+    try:
+        assert again.wait_for(r"already registered as bot (\S+)").group(1) == bot_id
+    finally:
+        again.stop()
+    assert secret.read_text() == kept
+    from referee_client import Client
+    urls = [b["url"] for b in Client(service_url).bots()]
+    assert urls.count(f"http://127.0.0.1:{port}") == 1
+    assert Client(service_url).bot(bot_id)["open"] is True  # --open: others may seat it

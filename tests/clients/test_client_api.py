@@ -7,6 +7,8 @@ import random
 import threading
 import time
 
+import pytest
+
 from referee_client import Client
 
 
@@ -147,3 +149,23 @@ def _poll(fetch, done, timeout=20.0):
         assert time.monotonic() < deadline, value
         time.sleep(0.05)
     return value
+
+
+def test_a_client_without_a_key_is_refused_and_with_one_acts_for_its_account(service_url, api):
+    """Against a deployment (real Redis) a keyless client cannot create a match (AuthError
+    auth.key_missing, 401); a player's key, from an organiser's create_account, acts for that
+    account, and seats still act with their own tokens."""
+    from referee_client import AuthError
+
+    anonymous = Client(service_url, key="")  # "" sends no key, whatever $REFEREE_KEY says
+    with pytest.raises(AuthError) as refused:
+        anonymous.create_match("gops", ["remote", "remote"])
+    assert (refused.value.code, refused.value.status) == ("auth.key_missing", 401)
+    made = api.create_account("carol")
+    carol = Client(service_url, key=made["key"])
+    assert carol.me() == {k: made[k] for k in ("id", "name", "role", "created_at")}
+    created = carol.create_match("gops", ["remote", "remote"])
+    assert carol.prompt(created["id"], created["tokens"]["0"])["seat"] == 0
+    with pytest.raises(AuthError) as not_organiser:
+        carol.create_account("dave")
+    assert not_organiser.value.code == "auth.organiser_only"

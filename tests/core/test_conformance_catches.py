@@ -95,3 +95,14 @@ def test_the_sound_game_passes():
     """The unbroken game passes the same runs."""
     for seed in range(8):
         assert run_playout(Gops(), 3, {"cards": 5}, 7_340_000_000_000 + seed).moves > 0
+
+
+def test_a_view_that_does_not_fit_its_published_schema_is_caught():
+    """Issue 13: the conformance suite holds every view to the schema the game publishes."""
+    class Undocumented(Gops):
+        def view_schema(self, spectator=False):
+            return {"type": "object", "properties": {"prize": {"type": "integer"}},
+                    "additionalProperties": False}
+
+    with pytest.raises(AssertionError, match="does not fit the game's view schema"):
+        run_playout(Undocumented(), 2, {}, 7)

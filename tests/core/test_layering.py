@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BELOW = sorted((ROOT / "referee" / "service").rglob("*.py")) + \
-    sorted((ROOT / "referee" / "api").rglob("*.py"))
+    sorted((ROOT / "referee" / "api").rglob("*.py")) + \
+    sorted((ROOT / "referee" / "access").rglob("*.py"))  # the access plug-in: no arena either
 ARENA = sorted((ROOT / "arena").rglob("*.py"))
 
 

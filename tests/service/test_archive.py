@@ -3,6 +3,8 @@ routes still serve; the index is trimmed (issue 12: 31-39 KB in 4 keys with no T
 
 from __future__ import annotations
 
+from tests.conftest import organiser_client
+
 import time
 
 from referee.service.worker import archive_finished
@@ -14,7 +16,7 @@ def _hot_keys(service, match_id):
 
 
 def test_a_finished_match_is_archived_after_retention_and_still_served(app):
-    client = app.test_client()
+    client = organiser_client(app)
     service = app.extensions["referee"]
     match_id = create(client, seats=("builtin:random", "builtin:random"))["id"]
     wait_until(lambda: client.get(f"/v1/matches/{match_id}").json["status"] == "over")

@@ -3,6 +3,8 @@ gunicorn + two `referee worker` processes + a real Redis."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import time
 
 import redis
@@ -12,11 +14,13 @@ from tests.conftest import delete_keys, unique_name
 from tests.support.http import BIN, free_port, start_process, stop_process, wait_for_http
 
 
-def _play_against_bots(base: str, seats, seed: int) -> dict:
-    """Create a match over HTTP, play remote seat 0 with its first legal move, return it."""
+def _play_against_bots(base: str, seats, seed: int, key: str | None = None) -> dict:
+    """Create a match over HTTP (with the account `key`, if given), play remote seat 0 with
+    its first legal move, return it."""
     session = requests.Session()
+    account = {"Authorization": f"Bearer {key}"} if key else {}
     body = session.post(f"{base}/v1/matches", json={"game": "gops", "seats": seats,
-                                                    "seed": seed}).json()
+                                                    "seed": seed}, headers=account).json()
     headers = {"Authorization": f"Bearer {body['tokens']['0']}"} if "0" in body["tokens"] else {}
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -51,13 +55,16 @@ def test_referee_serve_embedded_plays_a_match():
     finally:
         output = stop_process(proc)
     assert "embedded in-process store" in output
+    assert "requests from this machine (loopback) need no key" in output
 
 
 def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
-    """gunicorn (2 processes) + two `referee worker` processes sharing a real Redis."""
+    """gunicorn (2 processes) + two `referee worker` processes sharing a real Redis; no
+    anonymous writes, and the first organiser key comes from `referee keys create`."""
     redis_url = needs_real_redis
     port, prefix, queue = free_port(), unique_name("dep"), unique_name("depq")
-    env = {"REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue}
+    env = {"REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue,
+           "REFEREE_ORGANISER_KEY": ""}
     workers = [start_process([f"{BIN}/referee", "worker", "--name", f"{queue}-w{i}"],
                              env_extra=env) for i in range(2)]
     api = start_process([f"{BIN}/gunicorn", "-w", "2", "-k", "gthread", "--threads", "8",
@@ -66,8 +73,21 @@ def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
     try:
         wait_for_http(f"{base}/v1/health", proc=api)
         assert requests.get(f"{base}/v1/health").json()["store"] == "redis"
-        matches = [_play_against_bots(base, ["builtin:random"] * 4, s) for s in range(6)]
-        matches.append(_play_against_bots(base, ["remote", "builtin:random"], 9))
+        anonymous = requests.post(f"{base}/v1/matches", json={"game": "gops",
+                                                              "seats": ["remote"] * 2})
+        assert (anonymous.status_code, anonymous.json()["code"]) == (401, "auth.key_missing")
+        made = subprocess.run([f"{BIN}/referee", "keys", "create", "--role", "organiser",
+                               "--name", "ops"], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, **env})
+        assert made.returncode == 0, made.stderr
+        key = made.stdout.strip()
+        assert key.startswith("rk_") and "organiser" in made.stderr
+        assert redis.Redis.from_url(redis_url).keys(f"{prefix}:acct-key:*")
+        assert key.encode() not in b"".join(
+            redis.Redis.from_url(redis_url).get(k) or b""
+            for k in redis.Redis.from_url(redis_url).keys(f"{prefix}:acct:*"))
+        matches = [_play_against_bots(base, ["builtin:random"] * 4, s, key) for s in range(6)]
+        matches.append(_play_against_bots(base, ["remote", "builtin:random"], 9, key))
         assert all(m["status"] == "over" for m in matches)
         client = redis.Redis.from_url(redis_url)
         names = {n.decode() for n in client.smembers(f"rq:workers:{queue}")}

@@ -10,16 +10,17 @@ It speaks only the wire format (JSON over HTTP), so it works against any deploym
 """
 
 from referee_client.client import Client
-from referee_client.errors import (AuthError, BotError, GameError, LimitsError, MatchError,
-                                   MoveError, OptionsError, PlayersError, RateLimitError,
-                                   RefereeError, RequestError, SeatError, SeatsError,
-                                   ServerError, StateError, TournamentError, TurnError,
-                                   error_for)
+from referee_client.errors import (AccountError, AuthError, BotError, GameError, LimitsError,
+                                   MatchError, MoveError, OptionsError, PlayersError,
+                                   RateLimitError, RefereeError, RequestError, SeatError,
+                                   SeatsError, ServerError, StateError, TournamentError,
+                                   TurnError, error_for)
 from referee_client.seat import Seat
 
 __version__ = "0.1.0"
 
-__all__ = ["AuthError", "BotError", "Client", "GameError", "LimitsError", "MatchError",
-           "MoveError", "OptionsError", "PlayersError", "RateLimitError", "RefereeError",
-           "RequestError", "Seat", "SeatError", "SeatsError", "ServerError", "StateError",
+__all__ = ["AccountError", "AuthError", "BotError", "Client", "GameError", "LimitsError",
+           "MatchError", "MoveError", "OptionsError", "PlayersError", "RateLimitError",
+           "RefereeError", "RequestError", "Seat", "SeatError", "SeatsError", "ServerError",
+           "StateError",
            "TournamentError", "TurnError", "error_for"]

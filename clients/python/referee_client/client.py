@@ -6,6 +6,7 @@ the RefereeError subclass of its code's family (see referee_client.errors).
 
 from __future__ import annotations
 
+import os
 import time
 
 import requests
@@ -14,6 +15,8 @@ from referee_client.errors import RefereeError, error_for
 from referee_client.seat import Seat
 
 DEFAULT_URL = "http://127.0.0.1:8000"
+KEY_ENV = "REFEREE_KEY"
+"""Where the bundled clients find an account key when none is passed (`rk_…`)."""
 RATE_RETRIES = 3
 """Times a rate-limited request is sent again (each after its Retry-After) before it raises."""
 
@@ -33,15 +36,19 @@ def _rate_wait(response) -> float | None:
 class Client:
     """The whole REST API: games, matches, seats, bots, arena, tournaments, leaderboards."""
 
-    def __init__(self, url: str = DEFAULT_URL, *, session: requests.Session | None = None,
-                 timeout: float = 30.0, user_agent: str = "referee-client/1",
-                 rate_wait: float = 5.0):
-        """`rate_wait`: a request refused with 429 rate.limited whose Retry-After is at most
-        this many seconds is sent again after waiting (it changed nothing); 0 never waits."""
+    def __init__(self, url: str = DEFAULT_URL, *, key: str | None = None,
+                 session: requests.Session | None = None, timeout: float = 30.0,
+                 user_agent: str = "referee-client/1", rate_wait: float = 5.0):
+        """`key`: the account's API key sent with every request but a seat's (default
+        $REFEREE_KEY; none is needed against `referee serve`'s embedded default on this
+        machine, where keyless local requests act as the local organiser). `rate_wait`: a
+        request refused with 429 rate.limited whose Retry-After is at most this many seconds
+        is sent again after waiting (the refusal changed nothing); 0 never waits."""
         root = url.rstrip("/")
         self.url = root if root.endswith("/v1") else root + "/v1"
         self.session = session or requests.Session()
         self.session.headers.setdefault("User-Agent", user_agent)
+        self.key = key if key is not None else (os.environ.get(KEY_ENV) or None)
         self.timeout = timeout
         self.rate_wait = rate_wait
 
@@ -51,8 +58,10 @@ class Client:
                 timeout: float | None = None, **kwargs) -> requests.Response:
         """Send one request to `/v1<path>`; raise the family's RefereeError for a problem."""
         headers = dict(kwargs.pop("headers", None) or {})
-        if token is not None:
+        if token is not None:  # a seat acts with its seat token, never the account's key
             headers["Authorization"] = f"Bearer {token}"
+        elif self.key:
+            headers["Authorization"] = f"Bearer {self.key}"
         for _ in range(RATE_RETRIES + 1):
             response = self.session.request(method, self.url + path, json=json, params=params,
                                             headers=headers, timeout=timeout or self.timeout,
@@ -155,10 +164,37 @@ class Client:
     # -- bots and the arena -----------------------------------------------------------------
 
     def register_bot(self, url: str, games: list[str], *, name: str | None = None,
-                     owner: str | None = None) -> dict:
-        """Register a bot (the service calls its GET / first); the record with its secret."""
+                     owner: str | None = None, open: bool = False) -> dict:
+        """Register a bot for this client's account (the service calls its GET / first); the
+        record with its secret. `open`: other accounts may seat it. (`owner` is ignored by
+        the service: the bot belongs to the calling account.)"""
         return self._post("/bots", {"url": url, "games": list(games), "name": name,
-                                    "owner": owner})
+                                    "owner": owner, "open": open})
+
+    def update_bot(self, bot_id: str, *, open: bool | None = None) -> dict:
+        """Change your bot's settings (`open`: may other accounts seat it)."""
+        return self.request("PATCH", f"/bots/{bot_id}", json={"open": open}).json()
+
+    def rekey_bot(self, bot_id: str) -> dict:
+        """A new signing secret for your bot ({"id", "secret"}, shown only here): write it to
+        the bot's secret file (the kit re-reads it); the old one stops at once."""
+        return self._post(f"/bots/{bot_id}/secret")
+
+    def delete_bot(self, bot_id: str) -> None:
+        """Delete your bot: off the list, its URL free again; its past matches keep it."""
+        self.request("DELETE", f"/bots/{bot_id}")
+
+    def enable_bot(self, bot_id: str) -> dict:
+        """Re-enable your disabled bot (or any, as an organiser)."""
+        return self._post(f"/bots/{bot_id}/enable")
+
+    def me(self) -> dict:
+        """The account of this client's key."""
+        return self._get("/accounts/me")
+
+    def create_account(self, name: str, role: str = "player") -> dict:
+        """Create an account (organisers): the record with its key, shown only here."""
+        return self._post("/accounts", {"name": name, "role": role})
 
     def bots(self) -> list[dict]:
         """Every registered bot with its health figures (never the secrets), page by page."""

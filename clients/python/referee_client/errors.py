@@ -52,9 +52,16 @@ class MatchError(RefereeError):
 
 
 class AuthError(RefereeError):
-    """auth.*: a seat token is missing or not one of this match's."""
+    """auth.*: a seat token or account key is missing or wrong, or the caller may not do this
+    (another account's thing, an organiser's action)."""
 
     family = "auth"
+
+
+class AccountError(RefereeError):
+    """account.*: no account with that id."""
+
+    family = "account"
 
 
 class GameError(RefereeError):
@@ -138,9 +145,10 @@ class ServerError(RefereeError):
 
 
 FAMILIES: dict[str, type[RefereeError]] = {
-    cls.family: cls for cls in (MoveError, TurnError, MatchError, AuthError, GameError,
-                                OptionsError, PlayersError, SeatsError, SeatError, LimitsError,
-                                StateError, RequestError, BotError, TournamentError, RateLimitError,
+    cls.family: cls for cls in (MoveError, TurnError, MatchError, AuthError, AccountError,
+                                GameError, OptionsError, PlayersError, SeatsError, SeatError,
+                                LimitsError, StateError, RequestError, BotError,
+                                TournamentError, RateLimitError,
                                 ServerError)
 }
 FAMILIES["http"] = RequestError  # HTTP-level codes (http.not_found, ...) are request faults

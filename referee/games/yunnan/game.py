@@ -98,6 +98,11 @@ class Yunnan(KitGame):
             return None
         return scoring.outcome(state)
 
+    def standing(self, state):
+        """The final scoring applied to the position now (adjudicates a match stopped at its
+        move cap); Dúlì is not scored."""
+        return [scoring.breakdown(state, p)["total"] for p in range(state["n"])]
+
     def redetermine(self, state, seat, rng):
         """Reshuffle the unseen part of Dúlì's deck."""
         return views.redetermine(state, seat, rng)

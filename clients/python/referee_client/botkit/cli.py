@@ -42,7 +42,10 @@ def build_parser(name: str, description: str | None = None) -> argparse.Argument
                         f"for this long, with backoff (default {REGISTER_WAIT_SECONDS:g})")
     parser.add_argument("--public-url", help="the URL the service should call (default: "
                         "http://host:port)")
-    parser.add_argument("--owner", help="owner recorded at registration")
+    parser.add_argument("--owner", help="(ignored by the service: a bot belongs to the "
+                        "account whose key registers it, $REFEREE_KEY)")
+    parser.add_argument("--open", action="store_true",
+                        help="let other accounts seat the bot in their matches and events")
     parser.add_argument("--require-signature", action="store_true",
                         help="refuse POSTs until the bot has a secret")
     parser.add_argument("--log-level", default="WARNING")
@@ -64,9 +67,15 @@ def run(move_fn, *, name: str, games=(), author: str = "", version: str = "",
     url = args.public_url or server.url
     print(f"{args.name} serving {url} (bot protocol v1)", flush=True)
     if args.register:
-        record = register_or_exit(server, args.register, args.owner, url, args.register_wait)
-        print(f"registered bot {record['id']} with {args.register} for "
-              f"{','.join(record['games'])}; secret kept in {server.secret_file}", flush=True)
+        record = register_or_exit(server, args.register, args.owner, url, args.register_wait,
+                                  args.open)
+        if record.get("already"):
+            print(f"already registered as bot {record['id']} with {args.register}; verifying "
+                  f"with the secret in {server.secret_file}", flush=True)
+        else:
+            print(f"registered bot {record['id']} with {args.register} for "
+                  f"{','.join(record['games'])}; secret kept in {server.secret_file}",
+                  flush=True)
     elif server.secret is not None and not (args.secret or os.environ.get(SECRET_ENV)):
         print(f"verifying requests with the secret in {server.secret_file}", flush=True)
     elif server.secret is None:
@@ -78,13 +87,14 @@ def run(move_fn, *, name: str, games=(), author: str = "", version: str = "",
         server.stop()
 
 
-def register_or_exit(server, service_url: str, owner, url: str, wait: float) -> dict:
+def register_or_exit(server, service_url: str, owner, url: str, wait: float,
+                     open_: bool = False) -> dict:
     """Register, retrying with backoff while nothing answers at `service_url` (for at most
     `wait` s); on failure stop the bot and exit with one line saying what to do."""
     deadline, pause, said = time.monotonic() + wait, FIRST_RETRY_SECONDS, False
     while True:
         try:
-            return register(server, service_url, owner=owner, url=url)
+            return register(server, service_url, owner=owner, url=url, open=open_)
         except (requests.ConnectionError, requests.Timeout) as err:
             if time.monotonic() + pause > deadline:
                 _stop_and_exit(server, EXIT_FAILED, _no_service(service_url, wait, err))
@@ -95,6 +105,10 @@ def register_or_exit(server, service_url: str, owner, url: str, wait: float) -> 
             time.sleep(pause)
             pause = min(pause * 2, LONGEST_RETRY_SECONDS)
         except RefereeError as err:
+            if err.code == "bot.url_taken" and server.secret is not None:
+                # a restart at the same URL: the service keeps the bot and its secret (a URL
+                # is registered once), and the secret file still holds that secret
+                return {"id": err.details.get("bot", "?"), "already": True}
             _stop_and_exit(server, EXIT_FAILED, _refused(service_url, err))
         except (ValueError, requests.RequestException) as err:  # an answer that is not ours
             _stop_and_exit(server, EXIT_FAILED,
