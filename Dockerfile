@@ -21,4 +21,5 @@ RUN pip install --no-deps . \
 
 USER referee
 EXPOSE 8000
-CMD ["gunicorn", "-w", "4", "-k", "gthread", "--threads", "16", "-b", "0.0.0.0:8000", "referee.root:create_app()"]
+# gevent workers: a held long poll or event stream is a greenlet, not a thread (README)
+CMD ["gunicorn", "-w", "4", "-k", "gevent", "--worker-connections", "2000", "-b", "0.0.0.0:8000", "referee.root:create_app()"]

@@ -55,18 +55,20 @@ def _worker(args) -> None:
 
 
 def _bench(argv) -> None:
-    """Print benchmark figures: `referee bench playouts|http|arena|load [options]`."""
+    """Print benchmark figures: `referee bench playouts|http|polls|arena|load [options]`."""
     what, rest = (argv[0], argv[1:]) if argv else ("", [])
     if what == "playouts":
         from referee.bench.playouts import main as run
     elif what == "http":
         from referee.bench.http import main as run
+    elif what == "polls":
+        from referee.bench.polls import main as run
     elif what == "arena":
         from arena.bench import main as run
     elif what == "load":
         from referee.bench.load import main as run
     else:
-        sys.exit("usage: referee bench playouts|http|arena|load [--help]")
+        sys.exit("usage: referee bench playouts|http|polls|arena|load [--help]")
     run(rest)
 
 
@@ -74,7 +76,8 @@ def _pass_through() -> dict:
     """Subcommands that parse their own arguments: bench, and the plug-ins' commands."""
     from referee.root import commands
 
-    found = {"bench": ("print benchmark figures: playouts, http, arena or load", _bench)}
+    found = {"bench": ("print benchmark figures: playouts, http, polls, arena or load",
+                       _bench)}
     found.update({name: (c.help, c.run) for name, c in commands().items()})
     return found
 

@@ -54,10 +54,12 @@ def create_app(test_config: dict | None = None, plugins: list[Plugin] | None = N
 
 
 def stop_app(app) -> None:
-    """Stop the app's embedded workers, if it has any (tests, and a clean shutdown)."""
+    """Stop the app's embedded workers, if it has any, and its change listener (tests, and a
+    clean shutdown)."""
     workers = app.extensions.pop("referee.workers", None)
     if workers is not None:
         workers.stop()
+    app.extensions["referee"].store.changes.close()   # its held-wait listener, if started
 
 
 def commands(plugins: list[Plugin] | None = None) -> dict:

@@ -10,10 +10,10 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import __version__
-from referee.api import contract, games, guards, matches, meta, problems
+from referee.api import contract, events, games, guards, matches, meta, problems
 from referee.service.described import view_schema
 
-BLUEPRINTS = [meta.blp, games.blp, matches.blp]
+BLUEPRINTS = [meta.blp, games.blp, matches.blp, events.blp]
 
 
 def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:

@@ -8,6 +8,7 @@ from flask_smorest import Blueprint
 
 from referee.api.auth import bearer_token, caller, principal
 from referee.api.context import service
+from referee.api.events import wait_caller, wait_slots
 from referee.core.errors import RefereeError
 from referee.service.access import (ANYONE, PLAYER, SEAT, SPECTATOR_OR_SEAT, check_seating,
                                     need_caller, requires)
@@ -110,17 +111,23 @@ class Prompt(MethodView):
     @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
     @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
     @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
+    @blp.alt_response(429, schema=ProblemSchema, description="wait.too_many")
+    @blp.alt_response(503, schema=ProblemSchema, description="wait.capacity")
     def get(self, query, match_id):
         """The seat's pending decision and legal moves
 
         With `wait=N`, waits up to N seconds (capped by the service) until the seat must act
-        or the match changes; `must_act` says which happened.
+        or the match changes; `must_act` says which happened. A held wait counts against the
+        token's and the server's wait caps (429 wait.too_many, 503 wait.capacity).
         """
         svc = service()
         meta, _ = svc.load(match_id)
         seat = _seat(meta)
         wait = min(query["wait"], svc.settings.max_wait_seconds)
-        return svc.prompt(match_id, seat, wait)
+        if wait <= 0:
+            return svc.prompt(match_id, seat, 0)
+        with wait_slots().hold(wait_caller()):
+            return svc.prompt(match_id, seat, wait)
 
 
 @blp.route("/<match_id>/moves")

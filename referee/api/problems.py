@@ -74,6 +74,12 @@ CATALOGUE = {
     "http.not_acceptable": "The endpoint cannot answer in a media type the request accepts.",
     "http.conflict": "The request conflicts with the resource's state.",
     "rate.limited": "Too many requests; see Retry-After.",
+    "wait.too_many": "This caller already holds as many long polls and event streams as one "
+                     "caller may (REFEREE_WAITS_PER_CALLER); see Retry-After.",
+    "wait.capacity": "This server holds as many long polls and event streams as it takes "
+                     "(REFEREE_MAX_WAITS); see Retry-After.",
+    "auth.ticket_invalid": "The event-stream ticket is malformed, expired, or not for this "
+                           "match.",
 }
 """The generic codes, documented at GET /v1/problems (plug-ins add their own)."""
 
@@ -91,7 +97,10 @@ def problem(status: int, code: str, detail: str, **extra):
 def handle_referee_error(err: RefereeError):
     """Rules and service errors: their own status and code."""
     extra = {"details": err.details} if err.details else {}
-    return problem(err.status, err.code, err.message, **extra)
+    response = problem(err.status, err.code, err.message, **extra)
+    if getattr(err, "retry_after", None) is not None:
+        response.headers["Retry-After"] = str(err.retry_after)
+    return response
 
 
 def handle_http_exception(err: HTTPException):

@@ -67,11 +67,16 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def gunicorn_args(workers: int) -> list[str]:
+    """The README's gunicorn options (gevent workers) for `workers` processes."""
+    return ["-w", str(workers), "-k", "gevent", "--worker-connections", "2000"]
+
+
 def _start_gunicorn(workers: int, redis_url: str) -> tuple[subprocess.Popen, str, str]:
     port, prefix = _free_port(), f"bench-{uuid.uuid4().hex[:8]}"
     env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_PREFIX": prefix}
     gunicorn = shutil.which("gunicorn") or os.path.join(os.path.dirname(sys.executable), "gunicorn")
-    proc = subprocess.Popen([gunicorn, "-w", str(workers), "-k", "gthread", "--threads", "8",
+    proc = subprocess.Popen([gunicorn, *gunicorn_args(workers),
                              "-b", f"127.0.0.1:{port}", "--log-level", "warning",
                              "referee.root:create_app()"], env=env)
     base = f"http://127.0.0.1:{port}"

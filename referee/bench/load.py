@@ -28,19 +28,20 @@ import uuid
 
 import requests
 
-from referee.bench.http import _delete_keys, _free_port, _percentile
+from referee.bench.http import _delete_keys, _free_port, _percentile, gunicorn_args
 
 PROCESSES = 4
 """Client processes at most (threads inside them make up the client count)."""
 
 
-def _client(base, game, players, deadline, seed, samples, play) -> None:
-    """One client: create matches (and play each, with `play`) until the deadline; record
-    every creation and move."""
+def _client(base, key, game, players, deadline, seed, samples, play) -> None:
+    """One client: create matches with the account `key` (and play each, with `play`) until
+    the deadline; record every creation and move."""
     session, rng = requests.Session(), random.Random(seed)
     while time.monotonic() < deadline:
         start = time.perf_counter()
-        r = session.post(f"{base}/v1/matches", json={"game": game, "seats": ["remote"] * players})
+        r = session.post(f"{base}/v1/matches", json={"game": game, "seats": ["remote"] * players},
+                         headers={"Authorization": f"Bearer {key}"})
         samples.append(("create", r.status_code, time.perf_counter() - start))
         if r.status_code != 201:
             time.sleep(0.05)
@@ -72,11 +73,11 @@ def _play(session, base, match_id, tokens, rng, deadline, samples) -> None:
             seat = str(r.json()["to_act"][0]["seat"])
 
 
-def _process(base, game, players, threads, seconds, first_seed, play, out) -> None:
+def _process(base, key, game, players, threads, seconds, first_seed, play, out) -> None:
     """Client threads in one process; sends back every sample."""
     samples: list = []
     deadline = time.monotonic() + seconds
-    workers = [threading.Thread(target=_client, args=(base, game, players, deadline,
+    workers = [threading.Thread(target=_client, args=(base, key, game, players, deadline,
                                                       first_seed + i, samples, play))
                for i in range(threads)]
     for worker in workers:
@@ -86,12 +87,12 @@ def _process(base, game, players, threads, seconds, first_seed, play, out) -> No
     out.put(samples)
 
 
-def run_case(base, game, players, clients, seconds, play) -> dict:
+def run_case(base, key, game, players, clients, seconds, play) -> dict:
     """C clients for `seconds`; figures per kind of request."""
     processes = min(PROCESSES, clients)
     share = [clients // processes + (i < clients % processes) for i in range(processes)]
     queue = multiprocessing.Queue()
-    procs = [multiprocessing.Process(target=_process, args=(base, game, players, n, seconds,
+    procs = [multiprocessing.Process(target=_process, args=(base, key, game, players, n, seconds,
                                                             1000 * i, play, queue))
              for i, n in enumerate(share)]
     for proc in procs:
@@ -112,20 +113,22 @@ def run_case(base, game, players, clients, seconds, play) -> dict:
 
 
 def _start(redis_url: str, limits: bool, workers: int):
-    """gunicorn with the limits on or off, its own prefix; (process, base URL, prefix)."""
+    """gunicorn (the README's workers) with the limits on or off, its own prefix and an
+    organiser key the clients create with; (process, base URL, prefix, key)."""
     port, prefix = _free_port(), f"bench-load-{uuid.uuid4().hex[:8]}"
+    key = "rk_bench-" + uuid.uuid4().hex + uuid.uuid4().hex
     env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_PREFIX": prefix,
-           "REFEREE_RATE_LIMITS": "on" if limits else "off"}
+           "REFEREE_RATE_LIMITS": "on" if limits else "off", "REFEREE_ORGANISER_KEY": key}
     gunicorn = shutil.which("gunicorn") or os.path.join(os.path.dirname(sys.executable),
                                                         "gunicorn")
-    proc = subprocess.Popen([gunicorn, "-w", str(workers), "-k", "gthread", "--threads", "8",
+    proc = subprocess.Popen([gunicorn, *gunicorn_args(workers),
                              "-b", f"127.0.0.1:{port}", "--log-level", "warning",
                              "referee.root:create_app()"], env=env)
     base = f"http://127.0.0.1:{port}"
     for _ in range(400):
         try:
             if requests.get(f"{base}/v1/health", timeout=1).status_code == 200:
-                return proc, base, prefix
+                return proc, base, prefix, key
         except requests.RequestException:
             time.sleep(0.05)
     proc.kill()
@@ -147,14 +150,14 @@ def main(argv=None) -> None:
                                                              "redis://127.0.0.1:6379/0"))
     args = parser.parse_args(argv)
     print(f"load: {args.game}, {args.players} remote seats, {args.seconds:.0f} s per case, "
-          f"gunicorn {args.gunicorn_workers} workers x 8 threads, Redis {args.redis_url}",
+          f"gunicorn {' '.join(gunicorn_args(args.gunicorn_workers))}, Redis {args.redis_url}",
           flush=True)
     for limits in (True, False):
         for clients in args.clients:
-            proc, base, prefix = _start(args.redis_url, limits, args.gunicorn_workers)
+            proc, base, prefix, key = _start(args.redis_url, limits, args.gunicorn_workers)
             try:
                 for kind, play in (("move", True), ("create", False)):
-                    k = run_case(base, args.game, args.players, clients, args.seconds,
+                    k = run_case(base, key, args.game, args.players, clients, args.seconds,
                                  play)[kind]
                     print(f"limits {'on ' if limits else 'off'} {clients:>3} clients "
                           f"{kind + 's':>7}: {k['per_s']:>8.1f}/s  p50 {k['p50_ms']:7.2f} ms"

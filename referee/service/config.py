@@ -34,6 +34,10 @@ class Settings:
     queue_name: str = _str("REFEREE_QUEUE", defaults.QUEUE_NAME)
     max_body_bytes: int = _int("REFEREE_MAX_BODY", defaults.MAX_BODY_BYTES)
     max_wait_seconds: int = _int("REFEREE_MAX_WAIT", defaults.MAX_WAIT_SECONDS)
+    max_waits: int = _int("REFEREE_MAX_WAITS", defaults.MAX_WAITS)
+    waits_per_caller: int = _int("REFEREE_WAITS_PER_CALLER", defaults.WAITS_PER_CALLER)
+    heartbeat_seconds: float = field(default_factory=lambda: float(
+        os.environ.get("REFEREE_HEARTBEAT", defaults.HEARTBEAT_SECONDS)))
     embedded_workers: int = _int("REFEREE_EMBEDDED_WORKERS", defaults.EMBEDDED_WORKERS)
     inline_workers: int = _int("REFEREE_INLINE_WORKERS", 0)
     retention_days: float = field(default_factory=lambda: float(

@@ -10,6 +10,11 @@ import threading
 
 import redis
 
+from referee.service import defaults
+
+EMBEDDED_CONNECTIONS = 10_000
+"""Pool size of the embedded store's clients (a fake connection is a few objects)."""
+
 _embedded_server = None
 _lock = threading.Lock()
 
@@ -33,6 +38,13 @@ def connect(redis_url: str | None, decode: bool = True) -> redis.Redis:
     if redis_url is None:
         import fakeredis
 
-        return fakeredis.FakeRedis(server=embedded_server(), decode_responses=decode)
-    return redis.Redis.from_url(redis_url, decode_responses=decode,
-                                health_check_interval=30, socket_keepalive=True)
+        # in-process connections cost nothing; each held wait's thread may read at once
+        return fakeredis.FakeRedis(server=embedded_server(), decode_responses=decode,
+                                   max_connections=EMBEDDED_CONNECTIONS)
+    # a blocking pool: a burst of requests (gevent runs a thousand at once) waits for a
+    # connection rather than failing with MaxConnectionsError
+    pool = redis.BlockingConnectionPool.from_url(
+        redis_url, max_connections=defaults.REDIS_CONNECTIONS,
+        timeout=defaults.REDIS_CONNECTION_WAIT_S, decode_responses=decode,
+        health_check_interval=30, socket_keepalive=True)
+    return redis.Redis(connection_pool=pool)

@@ -14,10 +14,24 @@ MAX_BODY_BYTES = 256 * 1024
 """Largest request body accepted (REFEREE_MAX_BODY)."""
 MAX_WAIT_SECONDS = 60
 """Longest long-poll a prompt may ask for (REFEREE_MAX_WAIT)."""
+REDIS_CONNECTIONS = int(os.environ.get("REFEREE_REDIS_CONNECTIONS", "100"))
+"""Connections one process keeps to Redis at most; a request finding all in use waits for
+one (REDIS_CONNECTION_WAIT_S) instead of failing (under gevent, many requests run at once)."""
+REDIS_CONNECTION_WAIT_S = 10
 KEY_PREFIX = "ref"
 QUEUE_NAME = "referee"
 EMBEDDED_WORKERS = 2
 """Worker threads of the embedded default (REFEREE_EMBEDDED_WORKERS)."""
+MAX_WAITS = 2000
+"""Waits (long polls and event streams) one server process holds at once (REFEREE_MAX_WAITS);
+one more answers 503 wait.capacity."""
+WAITS_PER_CALLER = 8
+"""Waits one caller (a seat token, or a spectator's address) holds at once in one server
+process (REFEREE_WAITS_PER_CALLER); one more answers 429 wait.too_many."""
+HEARTBEAT_SECONDS = 15
+"""Seconds between the comments that keep an idle event stream open (REFEREE_HEARTBEAT)."""
+TICKET_SECONDS = 60
+"""How long an event-stream ticket (POST /v1/matches/{id}/events/ticket) opens a stream."""
 
 # -- matches, the runner and the workers --------------------------------------------------
 COMMIT_ATTEMPTS = 8

@@ -23,6 +23,7 @@ from enum import Enum
 import redis
 
 from referee.service.archive import Archive
+from referee.service.waits import ChangeHub
 
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
@@ -111,6 +112,8 @@ class MatchStore:
         self._meta_cache: dict[str, MatchMeta] = {}
         self._commit = client.register_script(_COMMIT)
         self.archive = Archive(client, prefix)
+        # held waits share one pub/sub listener per store (started by the first wait)
+        self.changes = ChangeHub(client, self.key("*", "events"), self.match_of_channel)
 
     def key(self, match_id: str, part: str) -> str:
         """The Redis key of one part of a match."""
@@ -214,22 +217,29 @@ class MatchStore:
                 return archived["log"][start:]
         return [json.loads(e) for e in entries]
 
+    def live_with_log_length(self, match_id: str) -> tuple[Live | None, int]:
+        """The live record and the number of log entries at its version, read together."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.get(self.key(match_id, "live"))
+        pipe.llen(self.key(match_id, "log"))
+        raw, length = pipe.execute()
+        if raw is None:
+            archived = self.archive.read(match_id)
+            return (None, 0) if archived is None else (Live(**archived["live"]),
+                                                       len(archived["log"]))
+        return Live(**json.loads(raw)), length
+
     def wait_for_change(self, match_id: str, version: int, timeout: float) -> Live | None:
-        """Block up to `timeout` seconds until the match moves past `version`; the newest live."""
-        deadline = time.monotonic() + timeout
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        try:
-            pubsub.subscribe(self.key(match_id, "events"))
-            while True:
-                live = self.live(match_id)  # read after subscribing, so no change is missed
-                if live is None or live.version != version:
-                    return live
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return live
-                pubsub.get_message(timeout=min(remaining, 1.0))
-        finally:
-            pubsub.close()
+        """Block up to `timeout` seconds until the match moves past `version`; the newest live.
+
+        The waiter is woken by the store's one pub/sub listener (waits.py), so a held wait
+        takes no connection of its own."""
+        return self.changes.wait_for_change(match_id, version, timeout,
+                                            lambda: self.live(match_id))
+
+    def match_of_channel(self, channel: str) -> str:
+        """The match id of a change channel."""
+        return channel[len(self.prefix) + 3:-len(":events")]
 
     def list_ids(self, offset: int = 0, limit: int = 50, newest_first: bool = True) -> list[str]:
         """Match ids by creation time."""

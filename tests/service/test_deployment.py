@@ -39,6 +39,30 @@ def _play_against_bots(base: str, seats, seed: int, key: str | None = None) -> d
     raise AssertionError(f"match {body['id']} did not finish")
 
 
+def _follow_events(base: str, seats, seed: int, key: str) -> dict:
+    """Create a match (with the account `key`) and follow it on GET …/events to its `over`:
+    one `version` event per version from the first one seen; returns the match as GET shows
+    it then."""
+    session = requests.Session()
+    body = session.post(f"{base}/v1/matches", json={"game": "gops", "seats": seats,
+                                                    "seed": seed},
+                        headers={"Authorization": f"Bearer {key}"}).json()
+    versions, over = [], None
+    with session.get(f"{base}/v1/matches/{body['id']}/events", stream=True,
+                     timeout=(5, 60)) as response:
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        for line in response.iter_lines(chunk_size=None, decode_unicode=True):
+            if line.startswith("id: "):
+                event_id = int(line[4:])
+            elif line == "event: over":
+                over = event_id
+            elif line == "event: version":
+                versions.append(event_id)
+    match = session.get(f"{base}/v1/matches/{body['id']}").json()
+    assert versions == list(range(versions[0], match["version"] + 1)) and over == versions[-1]
+    return match
+
+
 def test_referee_serve_embedded_plays_a_match():
     """`referee serve` with no REDIS_URL: a person plays a bot through HTTP to the end."""
     port = free_port()
@@ -67,8 +91,9 @@ def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
            "REFEREE_ORGANISER_KEY": ""}
     workers = [start_process([f"{BIN}/referee", "worker", "--name", f"{queue}-w{i}"],
                              env_extra=env) for i in range(2)]
-    api = start_process([f"{BIN}/gunicorn", "-w", "2", "-k", "gthread", "--threads", "8",
-                         "-b", f"127.0.0.1:{port}", "referee.root:create_app()"], env_extra=env)
+    api = start_process([f"{BIN}/gunicorn", "-w", "2", "-k", "gevent", "--worker-connections",
+                         "2000", "-b", f"127.0.0.1:{port}", "referee.root:create_app()"],
+                        env_extra=env)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for_http(f"{base}/v1/health", proc=api)
@@ -88,14 +113,55 @@ def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
             for k in redis.Redis.from_url(redis_url).keys(f"{prefix}:acct:*"))
         matches = [_play_against_bots(base, ["builtin:random"] * 4, s, key) for s in range(6)]
         matches.append(_play_against_bots(base, ["remote", "builtin:random"], 9, key))
+        matches.append(_follow_events(base, ["builtin:random"] * 3, 10, key))
         assert all(m["status"] == "over" for m in matches)
         client = redis.Redis.from_url(redis_url)
         names = {n.decode() for n in client.smembers(f"rq:workers:{queue}")}
         assert names == {f"rq:worker:{queue}-w0", f"rq:worker:{queue}-w1"}
         done = sum(int(client.hget(n, "successful_job_count") or 0) for n in names)
-        assert done >= 7
-        assert client.zcard(f"{prefix}:matches") == 7
+        assert done >= 8
+        assert client.zcard(f"{prefix}:matches") == 8
     finally:
         outputs = [stop_process(p) for p in [api, *workers]]
         delete_keys(redis_url, prefix, queue)
     assert not any("Traceback" in out for out in outputs), outputs
+
+
+def test_gevent_worker_holds_150_polls_and_answers_them_all(needs_real_redis):
+    """The README's server model, one gevent worker: 150 held GET /prompt?wait= on one match
+    (more than the Redis pool's 100 connections) all answer 200 when the match changes, and
+    a request in between is answered at once (a held wait costs no thread)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    redis_url = needs_real_redis
+    port, prefix, queue = free_port(), unique_name("gev"), unique_name("gevq")
+    env = {"REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue,
+           "REFEREE_WAITS_PER_CALLER": "200"}
+    api = start_process([f"{BIN}/gunicorn", "-w", "1", "-k", "gevent", "--worker-connections",
+                         "2000", "-b", f"127.0.0.1:{port}", "referee.root:create_app()"],
+                        env_extra=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{base}/v1/health", proc=api)
+        organiser = {"Authorization": f"Bearer {os.environ['REFEREE_ORGANISER_KEY']}"}
+        body = requests.post(f"{base}/v1/matches", json={"game": "dschunke", "seed": 11,
+                                                         "seats": ["remote"] * 3},
+                             headers=organiser).json()
+        url, tokens = f"{base}/v1/matches/{body['id']}", body["tokens"]
+        auth = {s: {"Authorization": f"Bearer {t}"} for s, t in tokens.items()}
+        with ThreadPoolExecutor(150) as pool:
+            polls = [pool.submit(requests.get, f"{url}/prompt?wait=30",
+                                 headers=auth[str(1 + i % 2)], timeout=60) for i in range(150)]
+            time.sleep(2.0)
+            assert requests.get(f"{base}/v1/health", timeout=5).status_code == 200
+            assert not any(p.done() for p in polls)
+            prompt = requests.get(f"{url}/prompt", headers=auth["0"]).json()
+            requests.post(f"{url}/moves", headers=auth["0"],
+                          json={"move": prompt["legal_moves"][0]}).raise_for_status()
+            answers = [p.result() for p in polls]
+        assert [a.status_code for a in answers] == [200] * 150
+        assert {a.json()["version"] for a in answers} == {1}
+    finally:
+        output = stop_process(api)
+        delete_keys(redis_url, prefix, queue)
+    assert "Traceback" not in output, output

@@ -1,0 +1,269 @@
+"""Held waits versus everybody else: other requests' latency with N long polls (or event
+streams) held open, against 0 held, in the same run (issues 12 and 17).
+
+Starts the README's deployment (gunicorn, gevent workers, a real Redis) on a free loopback
+port, or `referee serve` (the embedded default) with `--server embedded`, or uses `--url`.
+Creates matches whose seat 0 must act, opens N raw connections that hold
+`GET /prompt?wait=` for the other seats (or `GET /events` with their tokens), and meanwhile
+C client threads time other requests (health, a match, a prompt without wait, creating a
+match) for S seconds. Then one move per match wakes every held wait, and the bench counts
+how many answered. Loopback only; bounded by --held, --seconds and the wait of each poll.
+
+    referee bench polls [--held 0 1000] [--kind prompts|events] [--clients 4] [--seconds 5]
+                        [--rounds 3]
+                        [--server gunicorn|gthread|embedded] [--workers 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import selectors
+import shutil
+import signal
+import statistics
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+import requests
+
+from referee.bench.http import _delete_keys, _free_port, _percentile, gunicorn_args
+
+HOLD_SECONDS = 50
+"""How long each held poll asks to wait (it is woken by the closing move long before)."""
+
+
+def start_server(kind: str, workers: int, redis_url: str, env_extra: dict):
+    """Start the server; (process, base URL, key prefix or None)."""
+    port, prefix = _free_port(), f"bench-{uuid.uuid4().hex[:8]}"
+    env = {**os.environ, **env_extra}
+    if kind == "embedded":
+        env.pop("REDIS_URL", None)
+        args, prefix = [_bin("referee"), "serve", "--port", str(port)], None
+    elif kind == "gthread":   # the deployment before gevent, for comparison
+        env.update(REDIS_URL=redis_url, REFEREE_PREFIX=prefix)
+        args = [_bin("gunicorn"), "-w", str(workers), "-k", "gthread", "--threads", "16",
+                "-b", f"127.0.0.1:{port}", "--log-level", "warning", "referee.root:create_app()"]
+    else:
+        env.update(REDIS_URL=redis_url, REFEREE_PREFIX=prefix)
+        args = [_bin("gunicorn"), *gunicorn_args(workers), "-b", f"127.0.0.1:{port}",
+                "--log-level", "warning", "referee.root:create_app()"]
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            if requests.get(f"{base}/v1/health", timeout=1).status_code == 200:
+                return proc, base, prefix
+        except requests.RequestException:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"{kind} server did not start")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Stop the server at once (gunicorn's SIGQUIT: open event streams are not waited for)."""
+    proc.send_signal(signal.SIGQUIT)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _bin(name: str) -> str:
+    return shutil.which(name) or os.path.join(os.path.dirname(sys.executable), name)
+
+
+def _matches(base: str, count: int) -> list[dict]:
+    """`count` Dschunke matches of three remote seats where seat 0 is to act (seed 11)."""
+    session = requests.Session()
+    return [session.post(f"{base}/v1/matches", json={"game": "dschunke", "seed": 11,
+                                                     "seats": ["remote"] * 3}).json()
+            for _ in range(count)]
+
+
+class Held:
+    """N raw connections, each holding one request; counts the answers that came back."""
+
+    def __init__(self, base: str, paths_and_tokens: list[tuple[str, str]]):
+        host, port = base.removeprefix("http://").split(":")
+        self.selector = selectors.DefaultSelector()
+        self.answers: dict[int, bytes] = {}
+        for path, token in paths_and_tokens:
+            sock = socket.create_connection((host, int(port)))
+            sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer "
+                          f"{token}\r\nConnection: close\r\n\r\n").encode())
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ)
+            self.answers[sock.fileno()] = b""
+
+    def drain(self, seconds: float) -> None:
+        """Read whatever arrives for `seconds`."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and self.selector.get_map():
+            for key, _ in self.selector.select(timeout=0.05):
+                try:
+                    data = key.fileobj.recv(65536)
+                except (BlockingIOError, ConnectionError):
+                    data = b""
+                self.answers[key.fileobj.fileno()] += data
+                if not data:
+                    self.selector.unregister(key.fileobj)
+                    key.fileobj.close()
+
+    def status_counts(self, needle: bytes) -> tuple[int, int]:
+        """(answers so far, answers containing `needle`)."""
+        got = [a for a in self.answers.values() if a]
+        return len(got), sum(needle in a for a in got)
+
+    def close(self) -> None:
+        """Close every connection still open."""
+        for key in list(self.selector.get_map().values()):
+            self.selector.unregister(key.fileobj)
+            key.fileobj.close()
+
+
+def _load(base: str, match: dict, clients: int, seconds: float) -> list[float]:
+    """C threads of other requests for `seconds`; their latencies (s), errors as +inf."""
+    samples: list[float] = []
+    lock = threading.Lock()
+    token = match["tokens"]["0"]
+    mid = match["id"]
+
+    def client():
+        session, mine = requests.Session(), []
+        calls = [("GET", "/v1/health", {}), ("GET", f"/v1/matches/{mid}", {}),
+                 ("GET", f"/v1/matches/{mid}/prompt", {"Authorization": f"Bearer {token}"}),
+                 ("POST", "/v1/matches", {})]
+        deadline, i = time.monotonic() + seconds, 0
+        while time.monotonic() < deadline:
+            method, path, headers = calls[i % len(calls)]
+            body = {"game": "dschunke", "seats": ["remote"] * 3} if method == "POST" else None
+            start = time.perf_counter()
+            try:
+                ok = session.request(method, base + path, headers=headers, json=body,
+                                     timeout=10).status_code < 400
+            except requests.RequestException:
+                ok = False
+            mine.append(time.perf_counter() - start if ok else float("inf"))
+            i += 1
+        with lock:
+            samples.extend(mine)
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return samples
+
+
+def _settle(base: str, holder: Held, limit: float = 30.0) -> float:
+    """Wait until the server has taken in the held requests (5 health checks in a row answer
+    within 50 ms, at most `limit` s), reading what they send meanwhile; the seconds taken."""
+    start, quick = time.monotonic(), 0
+    while quick < 5 and time.monotonic() - start < limit:
+        holder.drain(0.1)
+        began = time.perf_counter()
+        try:
+            requests.get(f"{base}/v1/health", timeout=5)
+        except requests.RequestException:   # a starved server (thread workers all held)
+            pass
+        quick = quick + 1 if time.perf_counter() - began < 0.05 else 0
+    return time.monotonic() - start
+
+
+def _first_move(base: str, match: dict) -> None:
+    """Seat 0 plays its first legal move (a starved server may not answer: skipped)."""
+    headers = {"Authorization": f"Bearer {match['tokens']['0']}"}
+    try:
+        prompt = requests.get(f"{base}/v1/matches/{match['id']}/prompt", headers=headers,
+                              timeout=HOLD_SECONDS).json()
+        requests.post(f"{base}/v1/matches/{match['id']}/moves", headers=headers,
+                      json={"move": prompt["legal_moves"][0]}, timeout=HOLD_SECONDS)
+    except requests.RequestException:
+        pass
+
+
+def measure(base: str, held: int, kind: str, clients: int, seconds: float) -> dict:
+    """Hold `held` waits, time other requests, then wake the waits; the figures."""
+    per_token = 4
+    matches = _matches(base, max(1, -(-held // (2 * per_token))))
+    route = (lambda m: f"/v1/matches/{m['id']}/prompt?wait={HOLD_SECONDS}") \
+        if kind == "prompts" else (lambda m: f"/v1/matches/{m['id']}/events")
+    targets = [(route(m), m["tokens"][s]) for m in matches for s in ("1", "2")
+               for _ in range(per_token)][:held]
+    holder = Held(base, targets)
+    settle = _settle(base, holder)
+    early, _ = holder.status_counts(b"")
+    samples = _load(base, matches[0], clients, seconds)
+    for m in matches:   # one move per match wakes every wait on it
+        _first_move(base, m)
+    holder.drain(10.0 if kind == "prompts" else 2.0)
+    needle = b'"version":1' if kind == "prompts" else b"id: 1\n"
+    answered, woke = holder.status_counts(needle)
+    holder.close()
+    errors = sum(s == float("inf") for s in samples)
+    ok = [s for s in samples if s != float("inf")]
+    return {"held": held, "requests": len(samples), "settle_s": settle, "errors": errors,
+            "p50_ms": _percentile(ok, 0.50) if ok else float("nan"),
+            "p99_ms": _percentile(ok, 0.99) if ok else float("nan"),
+            "answered_early": early if kind == "prompts" else 0, "woke": woke,
+            "answered": answered}
+
+
+def main(argv=None) -> None:
+    """Print other requests' p50/p99 with 0 and N held waits, and the ratio."""
+    parser = argparse.ArgumentParser(prog="referee bench polls", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--held", type=int, nargs="+", default=[0, 1000])
+    parser.add_argument("--kind", choices=["prompts", "events"], default="prompts")
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--server", choices=["gunicorn", "gthread", "embedded"],
+                        default="gunicorn", help="gunicorn: the README's (gevent workers); "
+                        "gthread: thread workers (4x16), the deployment before, to compare")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL",
+                                                             "redis://127.0.0.1:6379/0"))
+    parser.add_argument("--url", help="measure a running service instead of starting one")
+    args = parser.parse_args(argv)
+    if max(args.held) > 5000:
+        sys.exit("referee bench polls: at most 5000 held waits")
+    proc, base, prefix = None, args.url, None
+    if base is None:
+        proc, base, prefix = start_server(args.server, args.workers, args.redis_url, {})
+    where = args.url or {"gunicorn": f"gunicorn -k gevent, {args.workers} workers, Redis",
+                         "gthread": f"gunicorn -k gthread, {args.workers}x16 threads, Redis",
+                         "embedded": "referee serve (embedded default)"}[args.server]
+    try:
+        print(f"held {args.kind} against {base} ({where}); {args.clients} clients of other "
+              f"requests for {args.seconds:.0f} s each", flush=True)
+        p99s: dict[int, list[float]] = {held: [] for held in args.held}
+        for round_ in range(args.rounds):   # interleaved: a noisy machine hits both alike
+            for held in args.held:
+                r = measure(base, held, args.kind, args.clients, args.seconds)
+                p99s[held].append(r["p99_ms"])
+                print(f"round {round_ + 1}, {held:>5} held: other requests p50 "
+                      f"{r['p50_ms']:.2f} ms p99 {r['p99_ms']:.2f} ms, {r['requests']} "
+                      f"requests, {r['errors']} errors; held waits answered early "
+                      f"{r['answered_early']}, woken by the move {r['woke']}/{held} (taken in "
+                      f"{r['settle_s']:.1f} s)", flush=True)
+        first = statistics.median(p99s[args.held[0]])
+        for held, values in p99s.items():
+            print(f"median p99 with {held:>5} held: {statistics.median(values):.2f} ms "
+                  f"({statistics.median(values) / first:.2f}x with {args.held[0]} held)")
+    finally:
+        if proc is not None:
+            _stop(proc)
+            if prefix is not None:
+                _delete_keys(args.redis_url, prefix)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""A match as Server-Sent Events: one `version` event per committed version, then `over`.
+
+Each event's data is the match summary as its viewer may see it (MatchService.summary: the
+same redaction as GET /v1/matches/{id}), its `id` the version. When commits come faster than
+the stream reads them, the versions in between are rebuilt from the move log (the state the
+stream last showed, with the logged moves applied), so a reader sees every version once. A
+stream resumed with Last-Event-ID starts after that version: the next version as it was if
+it is the only one missed, otherwise the current summary (the versions in between are not
+sent; the event's id says where it stands). Idle streams get a comment every heartbeat.
+
+Seat tickets let a browser's EventSource (which cannot send headers) open a seat's stream
+without putting the seat token in a URL: a ticket names the match and seat, expires within
+a minute, and is signed with a secret the service keeps in Redis (shared by every process).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+import time
+
+from referee.core.errors import RefereeError
+from referee.service import defaults
+from referee.service.store import Live, MatchMeta, MatchStatus
+
+RETRY_MS = 2000
+"""How long a browser waits before reconnecting a dropped stream (the `retry:` field)."""
+MAX_REBUILD = 500
+"""Most skipped versions a live stream rebuilds from the log; a larger gap sends the current
+summary (a reader that far behind wants the present, not the history)."""
+
+
+class InvalidTicket(RefereeError):
+    """The event-stream ticket is malformed, expired, or not for this match."""
+
+    code = "auth.ticket_invalid"
+    status = 403
+
+
+def frame(event: str, data, event_id: int | None = None) -> str:
+    """One SSE message (data as one line of compact JSON)."""
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
+           heartbeat: float):
+    """The SSE text of match `meta` for `viewer` (a seat or None), from the version after
+    `after` (None: from the current one); ends after `over` (or when the match is gone)."""
+    yield f"retry: {RETRY_MS}\n\n"
+    shown: tuple[Live, int] | None = None     # the last version sent, and the log length then
+    last_write = time.monotonic()
+    with service.store.changes.watch(meta.id) as changed:
+        maybe_changed = True
+        while True:
+            if maybe_changed:   # read the match only when it may have changed
+                live, log_length = service.store.live_with_log_length(meta.id)
+                if live is None:
+                    return
+                if after is None or live.version > after:
+                    for version_live in _versions(service, meta, shown, live, log_length):
+                        yield _version_frame(service, meta, version_live, viewer)
+                    after, shown, last_write = live.version, (live, log_length), time.monotonic()
+                if live.status != MatchStatus.ACTIVE:   # the result as the viewer may see it
+                    result = service.summary(meta, live, viewer)["result"]
+                    yield frame("over", {"version": live.version, "status": live.status,
+                                         "result": result}, live.version)
+                    return
+            maybe_changed = service.store.changes.wait_on(
+                changed, heartbeat - (time.monotonic() - last_write))
+            if time.monotonic() - last_write >= heartbeat:
+                yield ": keep-alive\n\n"
+                last_write = time.monotonic()
+
+
+def _version_frame(service, meta: MatchMeta, live: Live, viewer: int | None) -> str:
+    """The `version` event of `live` for `viewer`. Not cached across readers: what a viewer
+    may see of a version can change after it was committed (a seed group's twins, a seed
+    revealed), so each is asked of MatchService.summary when it is sent."""
+    return frame("version", service.summary(meta, live, viewer), live.version)
+
+
+def _versions(service, meta: MatchMeta, shown, live: Live, log_length: int):
+    """The live records from the one after `shown` up to `live`: rebuilt from the log when
+    versions were skipped and the gap is small, else `live` alone."""
+    if shown is None or live.version - shown[0].version <= 1 or \
+            live.version - shown[0].version > MAX_REBUILD:
+        return [live]
+    before, before_length = shown
+    game = service.games.get(meta.game)
+    entries = service.store.log(meta.id, before_length)[:log_length - before_length]
+    by_version = {e["version"]: e for e in entries}
+    state = service.state(meta, before)
+    rebuilt = []
+    for version in range(before.version + 1, live.version):
+        entry = by_version.get(version - 1)   # a version without a move: a forfeit recorded
+        if entry is not None:
+            state = game.apply(state, entry["seat"], entry["move"])
+        rebuilt.append(Live(version=version, status=MatchStatus.ACTIVE.value,
+                            state=game.to_dict(state), pending=[],
+                            updated_at=entry["at"] if entry else before.updated_at))
+    return [*rebuilt, live]
+
+
+# -- seat tickets -------------------------------------------------------------------------
+
+def _secret(store) -> bytes:
+    """The signing secret, created once per store (SET NX) so every process shares it."""
+    cached = getattr(store, "_ticket_secret", None)
+    if cached is None:
+        key = f"{store.prefix}:ticket-secret"
+        store.redis.set(key, secrets.token_hex(32), nx=True)
+        cached = store.redis.get(key).encode()
+        store._ticket_secret = cached
+    return cached
+
+
+def _sign(store, body: str) -> str:
+    mac = hmac.new(_secret(store), body.encode(), hashlib.sha256).digest()[:18]
+    return base64.urlsafe_b64encode(mac).decode()
+
+
+def issue_ticket(store, match_id: str, seat: int,
+                 seconds: int = defaults.TICKET_SECONDS) -> str:
+    """A ticket that opens `seat`'s event stream of `match_id` for `seconds`."""
+    body = f"{match_id}.{seat}.{int(time.time()) + seconds}"
+    return f"{body}.{_sign(store, body)}"
+
+
+def seat_of_ticket(store, match_id: str, ticket: str) -> int:
+    """The seat a ticket opens the stream of; raises InvalidTicket."""
+    parts = ticket.split(".")
+    if len(parts) != 4 or parts[0] != match_id or not parts[1].isdigit() or \
+            not parts[2].isdigit():
+        raise InvalidTicket("the ticket is malformed or not for this match")
+    body = ".".join(parts[:3])
+    if not hmac.compare_digest(_sign(store, body), parts[3]):
+        raise InvalidTicket("the ticket's signature does not match")
+    if int(parts[2]) < time.time():
+        raise InvalidTicket("the ticket has expired; ask for a new one")
+    return int(parts[1])
