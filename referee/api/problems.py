@@ -47,6 +47,8 @@ CATALOGUE = {
     "match.aborted": "The match was stopped by the service.",
     "match.version_stale": "expected_version is not the match's current version.",
     "match.not_found": "No match with that id.",
+    "seat.forfeited": "The seat has forfeited (resigned, timed out or failed): the referee "
+                      "plays it now, and its token moves it no more.",
     "seat.timeout": "(match failure) A remote seat let its decision's time run out "
                     "(remote_move_s): it ranks last and the referee plays it at random.",
     "seat.resigned": "(match failure) The seat resigned (POST /v1/matches/{id}/resign): it "

@@ -113,7 +113,9 @@ class MatchReading:
             live = self.store.wait_for_change(match_id, live.version, wait) or live
         game = self.games.get(meta.game)
         state = self.state(meta, live)
-        decision = engine.decision_for(game, state, seat) if live.status == MatchStatus.ACTIVE else None
+        # a forfeited (resigned, timed-out) seat no longer decides: the referee plays it
+        decision = engine.decision_for(game, state, seat) if (
+            live.status == MatchStatus.ACTIVE and str(seat) not in live.forfeits) else None
         return {
             "match": meta.id, "game": meta.game, "seat": seat, "version": live.version,
             "status": live.status, "must_act": decision is not None,

@@ -45,3 +45,10 @@ class MatchAborted(RefereeError):
 
     code = "match.aborted"
     status = 409
+
+
+class SeatForfeited(RefereeError):
+    """The seat forfeited (resigned, timed out, failed): its token no longer moves it."""
+
+    code = "seat.forfeited"
+    status = 409

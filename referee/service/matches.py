@@ -24,7 +24,7 @@ from referee.service.config import Settings
 from referee.service.disclosure import Caller, MatchReading, publicity
 from referee.service.drivers import REMOTE, BuiltinDriver, SeatDriver, split_kind
 from referee.service.errors import (InvalidSeats, InvalidToken, MatchAborted, MatchBusy,
-                                    MatchNotFound, MissingToken)
+                                    MatchNotFound, MissingToken, SeatForfeited)
 from referee.service.states import StateCache
 from referee.service.store import Live, MatchMeta, MatchStatus, MatchStore
 
@@ -177,6 +177,10 @@ class MatchService(MatchReading):
                 raise MatchAborted(f"match {match_id} was aborted by the service")
             if live.status == MatchStatus.OVER:  # also a match ended by its move cap
                 raise MatchOver(f"match {match_id} is over")
+            if by == "seat" and str(seat) in live.forfeits:
+                raise SeatForfeited(f"seat {seat} has forfeited "
+                                    f"({live.forfeits[str(seat)].get('code')}): the referee "
+                                    f"plays it now", seat=seat)
             state = self.state(meta, live)
             try:
                 new_state, sealed = engine.play(game, state, live.version, seat, move,

@@ -13,6 +13,11 @@ def test_a_resigned_seat_ranks_last_and_the_match_ends(client):
     match_id, tokens = body["id"], body["tokens"]
     r = client.post(f"/v1/matches/{match_id}/resign", headers=auth(tokens["1"]))
     assert r.status_code == 200, r.json
+    prompt = client.get(f"/v1/matches/{match_id}/prompt", headers=auth(tokens["1"])).json
+    assert prompt["must_act"] is False and prompt["legal_moves"] == []
+    refused = client.post(f"/v1/matches/{match_id}/moves", json={"move": {"type": "keep"}},
+                          headers=auth(tokens["1"]))
+    assert refused.status_code == 409 and refused.json["code"] == "seat.forfeited"
     again = client.post(f"/v1/matches/{match_id}/resign", headers=auth(tokens["1"]))
     assert again.status_code == 200 and again.json["version"] == r.json["version"]
     for seat in ("0", "2"):

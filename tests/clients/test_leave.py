@@ -27,7 +27,7 @@ def test_q_says_the_seat_waits_and_the_match_does_wait(service_url, api):
     out = " ".join(left.stdout.split())
     assert "goes on without you" not in out
     assert "nothing plays it while you are away" in out
-    assert "the match waits for you" in out and "cannot resign yet" in out
+    assert "the match waits for you" in out and "seat.timeout" in out and "resigns now" in out
     assert f"--match {created['id']} --token={token}" in out
     assert f"python -m referee_client.watch {created['id']}" in out
     time.sleep(1.0)  # what it said is true: the match sits at our seat's decision

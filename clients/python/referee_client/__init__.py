@@ -14,7 +14,7 @@ from referee_client.errors import (AccountError, AuthError, BotError, GameError,
                                    MatchError, MoveError, OptionsError, PlayersError,
                                    RateLimitError, RefereeError, RequestError, SeatError,
                                    SeatsError, ServerError, StateError, TournamentError,
-                                   TurnError, error_for)
+                                   TurnError, WaitError, error_for)
 from referee_client.seat import Seat
 
 __version__ = "0.1.0"
@@ -23,4 +23,4 @@ __all__ = ["AccountError", "AuthError", "BotError", "Client", "GameError", "Limi
            "MatchError", "MoveError", "OptionsError", "PlayersError", "RateLimitError",
            "RefereeError", "RequestError", "Seat", "SeatError", "SeatsError", "ServerError",
            "StateError",
-           "TournamentError", "TurnError", "error_for"]
+           "TournamentError", "TurnError", "WaitError", "error_for"]

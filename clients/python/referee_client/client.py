@@ -143,6 +143,10 @@ class Client:
         body = {"move": move, "expected_version": expected_version}
         return self._post(f"/matches/{match_id}/moves", body, token=token)
 
+    def resign(self, match_id: str, token: str) -> dict:
+        """Resign the token's seat: it ranks last and the referee plays it to the end."""
+        return self._post(f"/matches/{match_id}/resign", None, token=token)
+
     def log(self, match_id: str, token: str | None = None) -> dict:
         """The match record (seed and others' hidden moves withheld while it runs)."""
         return self._get(f"/matches/{match_id}/log", token=token)

@@ -95,6 +95,12 @@ class SeatError(RefereeError):
     family = "seat"
 
 
+class WaitError(RefereeError):
+    """wait.*: too many long polls or event streams held open (retry after Retry-After)."""
+
+    family = "wait"
+
+
 class LimitsError(RefereeError):
     """limits.*: an arena time limit is unknown or out of bounds."""
 
@@ -148,7 +154,7 @@ FAMILIES: dict[str, type[RefereeError]] = {
     cls.family: cls for cls in (MoveError, TurnError, MatchError, AuthError, AccountError,
                                 GameError, OptionsError, PlayersError, SeatsError, SeatError,
                                 LimitsError, StateError, RequestError, BotError,
-                                TournamentError, RateLimitError,
+                                TournamentError, RateLimitError, WaitError,
                                 ServerError)
 }
 FAMILIES["http"] = RequestError  # HTTP-level codes (http.not_found, ...) are request faults

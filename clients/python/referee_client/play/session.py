@@ -13,8 +13,10 @@ HELP = """answer with:
   a JSON object   play that move as typed, e.g. {"type": "keep"}
   v               show the view and the moves again
   a               autoplay: random legal moves play your seat(s) to the end, and you watch
+  r               resign: your seat(s) rank last and the referee plays them to the end
   q               leave: your seat keeps waiting for you (nothing plays it), so the match
-                  stops at its next decision until you rejoin with --match and --token"""
+                  stops at its next decision until you rejoin with --match and --token,
+                  or until the seat's clock runs out (seat.timeout)"""
 
 LEFT = 2
 """Exit status when the person leaves (or input ends) before the match is over."""
@@ -73,6 +75,11 @@ class TerminalPlayer:
             line = self.ask(f"seat {seat}, your move [1-{len(moves)}, JSON, ? for help]: ")
             if line is None or line in ("q", "quit", "exit"):
                 return False
+            if line in ("r", "resign"):
+                for token in self.tokens.values():
+                    self.client.resign(self.match_id, token)
+                self.say("resigned: your seat(s) rank last; the referee plays them to the end")
+                return True  # the service asks our seats nothing more: we watch to the end
             if line in ("a", "auto", "autoplay"):
                 self.say("autoplay: random legal moves play your seat(s) from now to the end")
                 self.autoplay = True
@@ -182,9 +189,11 @@ class TerminalPlayer:
                  f"it while you are away:")
         self.say("  the other seats play on until your seat must decide, then the match waits "
                  "for you")
-        self.say("  (a remote seat has no time limit and cannot resign yet; answering `a` "
-                 "instead of `q`")
-        self.say("  lets random legal moves finish the match for you). Come back with:")
+        self.say("  until you come back or its clock runs out (then it forfeits with "
+                 "seat.timeout; a day a")
+        self.say("  decision unless the match set remote_move_s). Answering `r` instead of `q` "
+                 "resigns now,")
+        self.say("  `a` lets random legal moves finish the match for you. Come back with:")
         tokens = " ".join(f"--token={t}" for t in self.tokens.values())  # may begin with '-'
         self.say(f"  python -m referee_client.play --url {self.client.url} "
                  f"--match {self.match_id} {tokens}")
