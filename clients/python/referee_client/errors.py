@@ -159,7 +159,6 @@ FAMILIES: dict[str, type[RefereeError]] = {
 }
 FAMILIES["http"] = RequestError  # HTTP-level codes (http.not_found, ...) are request faults
 FAMILIES["quota"] = RateLimitError  # over a quota: wait, like a rate limit
-FAMILIES["wait"] = RateLimitError  # too many held waits (wait.too_many, wait.capacity): retry
 
 
 def error_for(problem: dict, status: int | None = None) -> RefereeError:
