@@ -9,8 +9,9 @@ from flask_smorest import Blueprint
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.schemas import (ArenaMatchCreatedSchema, ArenaMatchCreateSchema, BotCreatedSchema,
-                           BotCreateSchema, BotDisableSchema, BotListSchema, BotSchema,
-                           BotSecretSchema, BotUpdateSchema, LeaderboardSchema,
+                           BotCreateSchema, BotDisableSchema, BotListQuerySchema,
+                           BotListSchema, BotSchema, BotSecretSchema, BotUpdateSchema,
+                           LeaderboardSchema,
                            TournamentCreateSchema, TournamentListSchema, TournamentSchema)
 from arena.tournaments import entrant_seat
 from referee.service.access import (ANYONE, ORGANISER, PLAYER, check_organiser, check_owner,
@@ -86,11 +87,18 @@ class Bots(MethodView):
         return {**bots.public(bot), "secret": bot["secret"]}
 
     @requires(ANYONE)
+    @bots_blp.arguments(BotListQuerySchema, location="query")
     @bots_blp.response(200, BotListSchema)
-    def get(self):
-        """List bots with their health figures"""
+    def get(self, query):
+        """List bots with their health figures, a page at a time (oldest first)
+
+        `total` counts every bot; `offset` and `limit` page through them. A bot's `info` is
+        the protocol's fields of its `GET /`, cut short; nothing else it sent is listed.
+        """
         bots = arena().bots
-        return {"bots": [bots.public(bots.get(i)) for i in bots.ids()]}
+        ids = bots.ids(query["offset"], query["limit"])
+        return {"bots": [bots.public(bots.get(i)) for i in ids], "total": bots.count(),
+                "offset": query["offset"], "limit": query["limit"]}
 
 
 @bots_blp.route("/<bot_id>")
@@ -310,6 +318,9 @@ class Leaderboard(MethodView):
 @protocol_blp.route("/openapi.json")
 class ProtocolDocument(MethodView):
     @requires(ANYONE)
+    @protocol_blp.doc(responses={"200": {
+        "description": "an OpenAPI 3 document",
+        "content": {"application/json": {"schema": {"type": "object"}}}}})
     def get(self):
         """Bot protocol v1 as an OpenAPI 3 document (the endpoints a bot serves)"""
         return jsonify(protocol_openapi(service().games))

@@ -156,9 +156,14 @@ class BotRegistry:
         bot = self._cache[bot_id] = json.loads(raw)
         return bot
 
-    def ids(self) -> list[str]:
-        """Every bot id, oldest first."""
-        return list(self.redis.zrange(f"{self.prefix}:bots", 0, -1))
+    def ids(self, offset: int = 0, limit: int | None = None) -> list[str]:
+        """Bot ids, oldest first: every one, or `limit` of them after `offset`."""
+        end = -1 if limit is None else offset + limit - 1
+        return list(self.redis.zrange(f"{self.prefix}:bots", offset, end))
+
+    def count(self) -> int:
+        """How many bots are registered."""
+        return self.redis.zcard(f"{self.prefix}:bots")
 
     def public(self, bot: dict) -> dict:
         """The bot as others may see it: no secret, no pinned address, its health figures."""

@@ -33,6 +33,12 @@ class InvalidTournament(RefereeError):
     status = 422
 
 
+class TournamentTooLarge(InvalidTournament):
+    """A round robin or ladder over the service's ceiling on matches per tournament."""
+
+    code = "tournament.too_large"
+
+
 class BotUrlTaken(RefereeError):
     """A bot with that URL is registered already (a URL is registered once)."""
 

@@ -32,6 +32,9 @@ PROBLEMS = {
                      "(no new id, no new secret).",
     "tournament.invalid": "Tournament parameters that cannot be run.",
     "tournament.not_found": "No tournament with that id.",
+    "tournament.too_large": "A round robin that would plan more matches than "
+                            "REFEREE_TOURNAMENT_MAX_MATCHES, or a ladder whose max_matches is "
+                            "over REFEREE_LADDER_MAX_MATCHES.",
     "bot.timeout": "(match failure) The bot did not answer within its move limit and bank.",
     "bot.unreachable": "(match failure) The bot's URL could not be reached.",
     "bot.http_error": "(match failure) The bot answered with an HTTP error status.",

@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from referee.core.rng import MAX_SEED
 from referee.service.defaults import TOURNAMENT
-from referee.service.schemas import MatchCreatedSchema
+from referee.service.schemas import MAX_OFFSET, MatchCreatedSchema
 
 
 class LimitsSchema(Schema):
@@ -59,6 +59,19 @@ class BotCreatedSchema(BotSchema):
                                                     "with; shown only here"})
 
 
+BOTS_PAGE = 50
+"""Bots listed per page of GET /v1/bots when the request does not say (at most BOTS_PAGE_MAX)."""
+BOTS_PAGE_MAX = 200
+
+
+class BotListQuerySchema(Schema):
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET),
+                            metadata={"description": "bots to skip, oldest first"})
+    limit = fields.Integer(load_default=BOTS_PAGE, validate=validate.Range(min=1,
+                                                                            max=BOTS_PAGE_MAX),
+                           metadata={"description": f"bots per page (default {BOTS_PAGE})"})
+
+
 class BotSecretSchema(Schema):
     id = fields.String()
     secret = fields.String(metadata={"description": "the new HMAC key; shown only here"})
@@ -66,6 +79,9 @@ class BotSecretSchema(Schema):
 
 class BotListSchema(Schema):
     bots = fields.List(fields.Nested(BotSchema))
+    total = fields.Integer(metadata={"description": "bots registered in all"})
+    offset = fields.Integer()
+    limit = fields.Integer()
 
 
 class ArenaMatchCreateSchema(Schema):
@@ -112,8 +128,11 @@ class TournamentCreateSchema(Schema):
                                  validate=validate.Range(min=1, max=64),
                                  metadata={"description": "ladder: matches running at once"})
     max_matches = fields.Integer(load_default=TOURNAMENT["max_matches"],
-                                 validate=validate.Range(min=1, max=100000),
-                                 metadata={"description": "ladder: stop after this many"})
+                                 validate=validate.Range(min=1),
+                                 metadata={"description": "ladder: stop after this many (at "
+                                                          "most the service's "
+                                                          "REFEREE_LADDER_MAX_MATCHES, "
+                                                          "default 2000)"})
 
 
 class TournamentSchema(Schema):
@@ -125,7 +144,9 @@ class TournamentSchema(Schema):
     players = fields.Integer()
     seeds_per_table = fields.Integer()
     seatings = fields.String()
-    seed = fields.Integer()
+    seed = fields.Integer(allow_none=True, metadata={"description": "the seed the request "
+                                                                    "gave, or null (the "
+                                                                    "service's secret seeds)"})
     options = fields.Dict()
     limits = fields.Dict()
     rated = fields.Boolean()

@@ -21,7 +21,7 @@ import json
 import secrets
 import time
 
-from arena.errors import InvalidTournament, TournamentNotFound
+from arena.errors import InvalidTournament, TournamentNotFound, TournamentTooLarge
 from arena.limits import resolve as resolve_limits
 from arena.leaderboard import result_record
 from arena.ratings import fold, standings
@@ -166,12 +166,22 @@ class Tournaments:
             self.arena.check_entrant(entrant, game.spec.name)
         if spec["seatings"] not in SEATINGS:
             raise InvalidTournament(f"seatings must be one of {SEATINGS}")
-        if spec["format"] == "round_robin":
-            per_table = len(seatings_of(tuple(range(players)), spec["seatings"]))
-            count = _comb(len(entrants), players) * spec["seeds_per_table"] * per_table
-            if count > defaults.TOURNAMENT_MAX_MATCHES:
-                raise InvalidTournament(f"this round robin would need {count} matches; "
-                                        f"the limit is {defaults.TOURNAMENT_MAX_MATCHES}")
+        self._check_size(entrants, players, spec)
+
+    def _check_size(self, entrants, players, spec) -> None:
+        """The service's ceilings on matches per round robin and per ladder (settings)."""
+        settings = self.arena.service.settings
+        if spec["format"] == "ladder":
+            if spec["max_matches"] > settings.ladder_max_matches:
+                raise TournamentTooLarge(f"a ladder may run at most "
+                                         f"{settings.ladder_max_matches} matches; max_matches "
+                                         f"is {spec['max_matches']}")
+            return
+        per_table = len(seatings_of(tuple(range(players)), spec["seatings"]))
+        count = _comb(len(entrants), players) * spec["seeds_per_table"] * per_table
+        if count > settings.tournament_max_matches:
+            raise TournamentTooLarge(f"this round robin would need {count} matches; the limit "
+                                     f"is {settings.tournament_max_matches}")
 
     def _start_round_robin(self, tour: dict) -> None:
         seeds = self._table_seeds(tour)

@@ -16,7 +16,7 @@ from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.web_plot import history, plot
 from referee.core.errors import RefereeError
-from referee.service.access import check_owner
+from referee.service.access import ANYONE, PLAYER, check_owner, requires
 
 blp = Blueprint("arena_web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/static/arena")
@@ -45,6 +45,7 @@ def _or_404(read, *args):
 
 
 @blp.get("/leaderboards/<game>")
+@requires(ANYONE)
 def leaderboard(game):
     """A game's ratings table and each entrant's rating over time."""
     name = _or_404(service().games.get, game).spec.name
@@ -60,12 +61,14 @@ def leaderboard(game):
 
 
 @blp.get("/tournaments")
+@requires(ANYONE)
 def tournaments():
     """Every tournament, newest first."""
     return render_template("arena/tournaments.html", tours=arena().tournaments.list())
 
 
 @blp.get("/tournaments/<tid>")
+@requires(ANYONE)
 def tournament(tid):
     """Progress, standings, the cross-table and every match of a tournament."""
     tour = _or_404(arena().tournaments.get, tid)
@@ -97,6 +100,7 @@ def cross_table(entrants: list, results: list[dict]) -> dict:
 
 
 @blp.get("/bots/<bot_id>")
+@requires(ANYONE)
 def bot(bot_id):
     """A bot's health figures, latency percentiles and recent matches with results."""
     bots = arena().bots
@@ -130,6 +134,7 @@ def _bot_matches(bot_id: str) -> list[dict]:
 
 
 @blp.get("/bots/<bot_id>/owner")
+@requires(PLAYER)
 def bot_owner(bot_id):
     """The owner's view of the bot's last failure (what the bot sent with it).
 
@@ -148,6 +153,7 @@ def bot_owner(bot_id):
 
 
 @blp.get("/bot-protocol")
+@requires(ANYONE)
 def protocol():
     """Bot protocol v1, the endpoints a bot serves, read from its OpenAPI document."""
     doc = protocol_openapi()

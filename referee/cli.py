@@ -56,7 +56,7 @@ def _worker(args) -> None:
 
 
 def _bench(argv) -> None:
-    """Print benchmark figures: `referee bench playouts|http|polls|arena [options]`."""
+    """Print benchmark figures: `referee bench playouts|http|polls|arena|load [options]`."""
     what, rest = (argv[0], argv[1:]) if argv else ("", [])
     if what == "playouts":
         from referee.bench.playouts import main as run
@@ -66,8 +66,10 @@ def _bench(argv) -> None:
         from referee.bench.polls import main as run
     elif what == "arena":
         from arena.bench import main as run
+    elif what == "load":
+        from referee.bench.load import main as run
     else:
-        sys.exit("usage: referee bench playouts|http|polls|arena [--help]")
+        sys.exit("usage: referee bench playouts|http|polls|arena|load [--help]")
     run(rest)
 
 
@@ -75,7 +77,8 @@ def _pass_through() -> dict:
     """Subcommands that parse their own arguments: bench, and the plug-ins' commands."""
     from referee.root import commands
 
-    found = {"bench": ("print benchmark figures: playouts, http, polls or arena", _bench)}
+    found = {"bench": ("print benchmark figures: playouts, http, polls, arena or load",
+                       _bench)}
     found.update({name: (c.help, c.run) for name, c in commands().items()})
     return found
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from arena.plugin import arena_plugin
 from referee.access.plugin import access_plugin
+from referee.limits.plugin import limits_plugin
 from referee.service.config import Settings
 from referee.service.context import assemble
 from referee.service.plugins import Plugin
@@ -25,8 +26,9 @@ from referee.web import web_plugin
 
 def default_plugins() -> list[Plugin]:
     """The plug-ins the shipped service runs with: access control first (its request hook
-    says who calls before any route runs), then the arena, then the web pages."""
-    return [access_plugin(), arena_plugin(), web_plugin()]
+    says who calls before any route runs, so the limits count by account), then the limits,
+    then the arena, then the web pages."""
+    return [access_plugin(), limits_plugin(), arena_plugin(), web_plugin()]
 
 
 def build_service(settings: Settings | None = None, plugins: list[Plugin] | None = None,

@@ -17,6 +17,10 @@ os.environ.setdefault("REFEREE_EXTRA_GAMES", "tests.support.gops:GAME")
 # Test bots listen on loopback: the tests opt in through the allow-list setting (a real
 # deployment allows no internal address); subprocesses inherit it. Safety tests clear it.
 os.environ.setdefault("REFEREE_BOT_ALLOW", "127.0.0.0/8,::1")
+# The product's rate limits and active-match ceiling are on by default; the suite's tests
+# play many matches from one address, so its apps (and subprocesses) run without them, and
+# tests/api/test_limits.py turns them on with tiny limits of its own.
+os.environ.setdefault("REFEREE_RATE_LIMITS", "off")
 # Every write needs an account key (issue 11). Every app the tests start (in-process or as a
 # subprocess, embedded or on Redis) installs this session's organiser key
 # (REFEREE_ORGANISER_KEY), and the bundled clients send it (REFEREE_KEY); the Flask test

@@ -7,10 +7,10 @@ and names the plug-ins; this package knows no plug-in by name.
 from __future__ import annotations
 
 from flask import Flask
-from flask_smorest import Api
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import __version__
-from referee.api import events, games, guards, matches, meta, problems
+from referee.api import contract, events, games, guards, matches, meta, problems
 from referee.service.described import view_schema
 
 BLUEPRINTS = [meta.blp, games.blp, matches.blp, events.blp]
@@ -33,11 +33,13 @@ def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
         OPENAPI_REDOC_PATH="redoc", OPENAPI_REDOC_URL=REDOC_CDN,
     )
     app.config.update(test_config or {})
+    if settings.proxy_hops:  # the client's address from the trusted proxies' X-Forwarded-For
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_hops)
     app.json.sort_keys = False
     app.json.compact = True
     app.extensions["referee"] = service
     app.extensions["referee.problems"] = dict(problems.CATALOGUE)
-    api = Api(app)
+    api = contract.RefereeApi(app)
     api.spec.components.security_scheme("seatToken", {
         "type": "http", "scheme": "bearer",
         "description": "A seat token (`st_…`), returned when the match is created: acts for "
@@ -51,13 +53,17 @@ def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
         api.register_blueprint(blueprint)
     for plugin in plugins:
         _install(app, api, plugin)
+    for plugin in plugins:  # after every request hook, before the body guard
+        if plugin.install is not None:
+            plugin.install(app, service)
     guards.init_app(app)  # after the plug-ins' request hooks: who calls is known first
     _document_moves(api, service.games)
     problems.init_app(app)
+    contract.init_app(app, api)
     return app
 
 
-def _install(app: Flask, api: Api, plugin) -> None:
+def _install(app: Flask, api, plugin) -> None:
     """One plug-in's contributions to the app."""
     catalogue = app.extensions["referee.problems"]
     taken = sorted(set(plugin.problems) & set(catalogue))
@@ -94,7 +100,7 @@ def _document_views(api, registry) -> None:
             api.spec.components.schema(name, view_schema(game, spectator))
             refs.append({"$ref": f"#/components/schemas/{name}"})
     api.spec.components.schema("View", {
-        "oneOf": refs, "description": "what one seat (or a spectator) may see of a match, in "
+        "anyOf": refs, "description": "what one seat (or a spectator) may see of a match, in "
                                       "the schema of its game (GET /v1/games/{game})"})
 
 

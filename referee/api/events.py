@@ -26,7 +26,12 @@ _STREAM_DOC = {
                        "(id: the version; data: the match summary as the caller may see it, "
                        "the schema of GET /v1/matches/{id}), comments as heartbeats, and a "
                        "final `event: over` (data: version, status, result).",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        # the schema of one event as a client parses it (what schemathesis checks each against)
+        "content": {"text/event-stream": {"schema": {
+            "type": "object", "description": "one server-sent event",
+            "properties": {"event": {"type": "string", "enum": ["version", "over"]},
+                           "id": {"type": "string"}, "retry": {"type": "integer"},
+                           "data": {"type": "string", "description": "a JSON object"}}}}},
     },
 }
 

@@ -198,6 +198,10 @@ class Log(MethodView):
     @requires(SPECTATOR_OR_SEAT)
     @blp.arguments(LogQuerySchema, location="query")
     @blp.response(200, LogSchema)
+    @blp.doc(responses={"200": {"description": "OK", "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/Log"}},
+        "application/jsonl": {"schema": {"type": "string",
+                                         "description": "JSON Lines: match, move…, result"}}}}})
     @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
     def get(self, query, match_id):
         """The match record: set-up, every move, the result

@@ -16,6 +16,15 @@ def _str(name: str, default: str):
     return field(default_factory=lambda: os.environ.get(name, default))
 
 
+def _flag(name: str, default: bool):
+    return field(default_factory=lambda: os.environ.get(name, "on" if default else "off")
+                 .strip().lower() not in ("off", "0", "false", "no"))
+
+
+def _rate(name: str, family: str, per: int):
+    return _str(name, defaults.RATE[family][per])
+
+
 @dataclass(frozen=True)
 class Settings:
     """Service settings: REDIS_URL unset means the embedded in-process store and worker."""
@@ -33,6 +42,23 @@ class Settings:
     inline_workers: int = _int("REFEREE_INLINE_WORKERS", 0)
     retention_days: float = field(default_factory=lambda: float(
         os.environ.get("REFEREE_RETENTION_DAYS", defaults.RETENTION_DAYS)))
+    tournament_max_matches: int = _int("REFEREE_TOURNAMENT_MAX_MATCHES",
+                                       defaults.TOURNAMENT_MAX_MATCHES)
+    ladder_max_matches: int = _int("REFEREE_LADDER_MAX_MATCHES", defaults.LADDER_MAX_MATCHES)
+    # rate limits (referee/limits.py): per key, and per address (_addr), by route family
+    rate_limits: bool = _flag("REFEREE_RATE_LIMITS", defaults.RATE_LIMITS)
+    rate_matches: str = _rate("REFEREE_RATE_MATCHES", "matches", 0)
+    rate_matches_addr: str = _rate("REFEREE_RATE_MATCHES_ADDR", "matches", 1)
+    rate_moves: str = _rate("REFEREE_RATE_MOVES", "moves", 0)
+    rate_moves_addr: str = _rate("REFEREE_RATE_MOVES_ADDR", "moves", 1)
+    rate_checks: str = _rate("REFEREE_RATE_CHECKS", "checks", 0)
+    rate_checks_addr: str = _rate("REFEREE_RATE_CHECKS_ADDR", "checks", 1)
+    rate_bots: str = _rate("REFEREE_RATE_BOTS", "bots", 0)
+    rate_bots_addr: str = _rate("REFEREE_RATE_BOTS_ADDR", "bots", 1)
+    rate_events: str = _rate("REFEREE_RATE_EVENTS", "events", 0)
+    rate_events_addr: str = _rate("REFEREE_RATE_EVENTS_ADDR", "events", 1)
+    max_active_matches: int = _int("REFEREE_MAX_ACTIVE_MATCHES", defaults.MAX_ACTIVE_MATCHES)
+    proxy_hops: int = _int("REFEREE_PROXY_HOPS", 0)
 
     @property
     def embedded(self) -> bool:

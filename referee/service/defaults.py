@@ -85,5 +85,32 @@ END_TIMEOUT_S = 2.0
 TOURNAMENT = {"format": "round_robin", "seeds_per_table": 2, "seatings": "rotations",
               "concurrency": 2, "max_matches": 100, "rated": True}
 """A tournament's parameters when the request leaves them out."""
-TOURNAMENT_MAX_MATCHES = 5000
-"""The most matches one round robin may plan."""
+TOURNAMENT_MAX_MATCHES = 500
+"""The most matches one round robin may plan (REFEREE_TOURNAMENT_MAX_MATCHES): 8 bots at
+4-player tables in every rotation on 2 seeds is 560; a league wider than that is several
+requests. It was 5,000, each match queued at once."""
+LADDER_MAX_MATCHES = 2000
+"""The largest `max_matches` a ladder may ask for (REFEREE_LADDER_MAX_MATCHES); a ladder runs
+`concurrency` at a time, but every match it creates stays stored. It was 100,000."""
+
+# -- rate limits and quotas (referee/limits.py) -------------------------------------------
+RATE_LIMITS = True
+"""Whether the limits below apply (REFEREE_RATE_LIMITS=off turns them off: load benchmarks)."""
+RATE = {
+    "matches": ("60/minute", "300/minute"),
+    "moves": ("1200/minute", "6000/minute"),
+    "checks": ("300/minute", "1200/minute"),
+    "bots": ("20/hour", "60/hour"),
+    "events": ("60/hour", "240/hour"),
+}
+"""Per route family, (per API key or token, per address), in flask-limiter's notation
+(REFEREE_RATE_<FAMILY> and REFEREE_RATE_<FAMILY>_ADDR). Families: `matches` (POST
+/v1/matches), `moves` (a seat's moves and resignations), `checks` (POST /v1/games/{game}/check),
+`bots` (registering a bot: each costs a call to its host), `events` (tournaments, ladders and
+arena matches). An address limit is several keys' worth: many clients share one address
+behind a NAT. Moves: a seat's 20 a second is more than any remote player needs, and a bot
+playing through the API is not held back by it."""
+MAX_ACTIVE_MATCHES = 200
+"""Matches created by one API key (or token), and separately by one address, that may be
+unfinished at once (REFEREE_MAX_ACTIVE_MATCHES); beyond it creating matches and events answers
+429 quota.active_matches. A tournament counts every match it created."""

@@ -17,10 +17,13 @@ A `Plugin` may contribute (every field is optional):
 - `pages()`: Flask blueprints outside /v1 (server-rendered web pages).
 - `request_hooks()`: Flask before-request functions, run in order before every request; one
   returns a response to answer instead (an authenticator sets who calls, or refuses).
+- `install(app, service)`: for an extension that needs the Flask app itself (flask-limiter);
+  called after every plug-in's request hooks are in (who calls is known) and before the
+  service's body guard (nothing has read the body yet).
 - `problems`: problem codes and their meaning, added to the /v1/problems catalogue.
 - `commands`: `referee <name> …` subcommands, each a `Command` (help, run(argv)).
 
-`api`, `pages` and `request_hooks` are functions so that Flask is imported only when an app is
+`api`, `pages`, `request_hooks` and `install` are functions so that Flask is imported only when an app is
 built: the offline commands and the workers load the plug-in without Flask.
 """
 
@@ -68,5 +71,6 @@ class Plugin:
     api: Callable[[], Sequence] = _none
     pages: Callable[[], Sequence] = _none
     request_hooks: Callable[[], Sequence] = _none
+    install: Callable[[Any, Any], None] | None = None
     problems: Mapping[str, str] = field(default_factory=dict)
     commands: Mapping[str, Command] = field(default_factory=dict)

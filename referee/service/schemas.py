@@ -285,3 +285,6 @@ class ProblemSchema(_Open):
     instance = fields.String()
     details = fields.Dict()
     errors = fields.Dict()
+    retry_after = fields.Integer(metadata={"description": "with 429 (rate.limited, "
+                                                          "quota.active_matches): the seconds "
+                                                          "to wait, as in Retry-After"})

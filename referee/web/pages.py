@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from referee.core.errors import RefereeError
 from referee.core.seeds import seeds_dir
+from referee.service.access import ANYONE, requires
 from referee.web import boards
 from referee.web.data import (ACTIVE, FRAMES, context, log_entries, match_lists, renderer,
                               service)
@@ -25,6 +26,7 @@ LIVE_WAIT_S = 20
 
 
 @blp.get("/")
+@requires(ANYONE)
 def home():
     """The games, matches being played now, recent results and where the docs are."""
     playing, recent = match_lists()
@@ -44,6 +46,7 @@ def _has(endpoint_suffix: str) -> bool:
 
 
 @blp.get("/games/<game>/rules")
+@requires(ANYONE)
 def rules(game):
     """A game's rules summary (seeds/<game>/rules.md) as preformatted text."""
     spec = _game(game).spec
@@ -67,6 +70,7 @@ def _rules_file(game: str):
 
 
 @blp.get("/matches/<match_id>")
+@requires(ANYONE)
 def match(match_id):
     """A match: live while it runs; a finished one can be stepped through (`?move=N`)."""
     meta, live = _load(match_id)
@@ -82,6 +86,7 @@ def match(match_id):
 
 
 @blp.get("/matches/<match_id>/seat")
+@requires(ANYONE)
 def seat_page(match_id):
     """A seat's own view: the page's script reads the token from the URL fragment."""
     meta, live = _load(match_id)
@@ -90,6 +95,7 @@ def seat_page(match_id):
 
 
 @blp.get("/matches/<match_id>/board")
+@requires(ANYONE)
 def board(match_id):
     """The board, seats, turn and moves as an HTML fragment, for live pages.
 
@@ -112,6 +118,7 @@ def board(match_id):
 
 
 @blp.get("/matches/<match_id>/frame/<int:step>")
+@requires(ANYONE)
 def frame(match_id, step):
     """The spectator's board after `step` moves of a finished match (anyone may ask)."""
     meta, live = _load(match_id)

@@ -137,7 +137,7 @@ def test_bots_arena_tournaments_and_leaderboard(api, service_url, kit_bots):
     assert api.tournament(tour["id"])["matches"] == done["matches"]
 
     ladder = api.create_tournament("gops", [record["id"], "builtin:random"], format="ladder",
-                                   players=2, max_matches=10_000, options={"cards": 2},
+                                   players=2, max_matches=1_000, options={"cards": 2},
                                    rated=False)
     stopped = api.stop_tournament(ladder["id"])
     assert stopped["status"] == "stopped" and stopped["finished_at"]

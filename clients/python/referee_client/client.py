@@ -17,6 +17,20 @@ from referee_client.seat import Seat
 DEFAULT_URL = "http://127.0.0.1:8000"
 KEY_ENV = "REFEREE_KEY"
 """Where the bundled clients find an account key when none is passed (`rk_…`)."""
+RATE_RETRIES = 3
+"""Times a rate-limited request is sent again (each after its Retry-After) before it raises."""
+
+
+def _rate_wait(response) -> float | None:
+    """Seconds to wait before sending a 429 rate.limited request again, or None."""
+    if response.status_code != 429:
+        return None
+    try:
+        code = response.json().get("code")
+        wait = float(response.headers.get("Retry-After", ""))
+    except (ValueError, AttributeError):
+        return None
+    return wait if code == "rate.limited" else None
 
 
 class Client:
@@ -24,16 +38,19 @@ class Client:
 
     def __init__(self, url: str = DEFAULT_URL, *, key: str | None = None,
                  session: requests.Session | None = None, timeout: float = 30.0,
-                 user_agent: str = "referee-client/1"):
+                 user_agent: str = "referee-client/1", rate_wait: float = 5.0):
         """`key`: the account's API key sent with every request but a seat's (default
         $REFEREE_KEY; none is needed against `referee serve`'s embedded default on this
-        machine, where keyless local requests act as the local organiser)."""
+        machine, where keyless local requests act as the local organiser). `rate_wait`: a
+        request refused with 429 rate.limited whose Retry-After is at most this many seconds
+        is sent again after waiting (the refusal changed nothing); 0 never waits."""
         root = url.rstrip("/")
         self.url = root if root.endswith("/v1") else root + "/v1"
         self.session = session or requests.Session()
         self.session.headers.setdefault("User-Agent", user_agent)
         self.key = key if key is not None else (os.environ.get(KEY_ENV) or None)
         self.timeout = timeout
+        self.rate_wait = rate_wait
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -45,8 +62,14 @@ class Client:
             headers["Authorization"] = f"Bearer {token}"
         elif self.key:
             headers["Authorization"] = f"Bearer {self.key}"
-        response = self.session.request(method, self.url + path, json=json, params=params,
-                                        headers=headers, timeout=timeout or self.timeout, **kwargs)
+        for _ in range(RATE_RETRIES + 1):
+            response = self.session.request(method, self.url + path, json=json, params=params,
+                                            headers=headers, timeout=timeout or self.timeout,
+                                            **kwargs)
+            wait = _rate_wait(response)
+            if wait is None or wait > self.rate_wait:
+                break
+            time.sleep(wait)
         if response.status_code >= 400:
             raise _problem_of(response)
         return response
@@ -178,8 +201,13 @@ class Client:
         return self._post("/accounts", {"name": name, "role": role})
 
     def bots(self) -> list[dict]:
-        """Every registered bot with its health figures (never the secrets)."""
-        return self._get("/bots")["bots"]
+        """Every registered bot with its health figures (never the secrets), page by page."""
+        found: list[dict] = []
+        while True:
+            page = self._get("/bots", params={"offset": len(found), "limit": 200})
+            found += page["bots"]
+            if not page["bots"] or len(found) >= page.get("total", len(found)):
+                return found
 
     def bot(self, bot_id: str) -> dict:
         """One bot and its health: matches, moves, failures by kind, latency, last error."""

@@ -132,9 +132,16 @@ class TournamentError(RefereeError):
 
 
 class RateLimitError(RefereeError):
-    """rate.*: too many requests."""
+    """rate.* and quota.*: too many requests (rate.limited), or too many unfinished matches
+    (quota.active_matches); the service's Retry-After is `retry_after` (seconds, or None)."""
 
     family = "rate"
+
+    @property
+    def retry_after(self) -> int | None:
+        """Seconds the service asked to wait, or None."""
+        value = self.problem.get("retry_after")
+        return value if isinstance(value, int) else None
 
 
 class ServerError(RefereeError):
@@ -151,6 +158,7 @@ FAMILIES: dict[str, type[RefereeError]] = {
                                 ServerError)
 }
 FAMILIES["http"] = RequestError  # HTTP-level codes (http.not_found, ...) are request faults
+FAMILIES["quota"] = RateLimitError  # over a quota: wait, like a rate limit
 
 
 def error_for(problem: dict, status: int | None = None) -> RefereeError:
