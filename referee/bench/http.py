@@ -23,13 +23,15 @@ import uuid
 
 import requests
 
+from referee.bench import AUTH, KEY
+
 
 def _client(base: str, game: str, players: int, seconds: float, seed: int, out) -> None:
     """One client process: play matches for `seconds`; send back the latency samples."""
     session, rng = requests.Session(), random.Random(seed)
     moves, prompts, deadline = [], [], time.monotonic() + seconds
     while time.monotonic() < deadline:
-        body = session.post(f"{base}/v1/matches", json={
+        body = session.post(f"{base}/v1/matches", headers=AUTH, json={
             "game": game, "seats": ["remote"] * players, "seed": rng.randrange(2**31)}).json()
         headers = {s: {"Authorization": f"Bearer {t}"} for s, t in body["tokens"].items()}
         _play(session, base, body["id"], headers, rng, moves, prompts, deadline)
@@ -74,7 +76,8 @@ def gunicorn_args(workers: int) -> list[str]:
 
 def _start_gunicorn(workers: int, redis_url: str) -> tuple[subprocess.Popen, str, str]:
     port, prefix = _free_port(), f"bench-{uuid.uuid4().hex[:8]}"
-    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_PREFIX": prefix}
+    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_PREFIX": prefix,
+           "REFEREE_ORGANISER_KEY": KEY}
     gunicorn = shutil.which("gunicorn") or os.path.join(os.path.dirname(sys.executable), "gunicorn")
     proc = subprocess.Popen([gunicorn, *gunicorn_args(workers),
                              "-b", f"127.0.0.1:{port}", "--log-level", "warning",

@@ -31,6 +31,7 @@ import uuid
 
 import requests
 
+from referee.bench import AUTH, KEY
 from referee.bench.http import _delete_keys, _free_port, _percentile, gunicorn_args
 
 HOLD_SECONDS = 50
@@ -40,7 +41,7 @@ HOLD_SECONDS = 50
 def start_server(kind: str, workers: int, redis_url: str, env_extra: dict):
     """Start the server; (process, base URL, key prefix or None)."""
     port, prefix = _free_port(), f"bench-{uuid.uuid4().hex[:8]}"
-    env = {**os.environ, **env_extra}
+    env = {**os.environ, **env_extra, "REFEREE_ORGANISER_KEY": KEY}
     if kind == "embedded":
         env.pop("REDIS_URL", None)
         args, prefix = [_bin("referee"), "serve", "--port", str(port)], None
@@ -81,8 +82,8 @@ def _bin(name: str) -> str:
 def _matches(base: str, count: int) -> list[dict]:
     """`count` Dschunke matches of three remote seats where seat 0 is to act (seed 11)."""
     session = requests.Session()
-    return [session.post(f"{base}/v1/matches", json={"game": "dschunke", "seed": 11,
-                                                     "seats": ["remote"] * 3}).json()
+    return [session.post(f"{base}/v1/matches", headers=AUTH,
+                         json={"game": "dschunke", "seed": 11, "seats": ["remote"] * 3}).json()
             for _ in range(count)]
 
 
@@ -138,7 +139,7 @@ def _load(base: str, match: dict, clients: int, seconds: float) -> list[float]:
         session, mine = requests.Session(), []
         calls = [("GET", "/v1/health", {}), ("GET", f"/v1/matches/{mid}", {}),
                  ("GET", f"/v1/matches/{mid}/prompt", {"Authorization": f"Bearer {token}"}),
-                 ("POST", "/v1/matches", {})]
+                 ("POST", "/v1/matches", AUTH)]
         deadline, i = time.monotonic() + seconds, 0
         while time.monotonic() < deadline:
             method, path, headers = calls[i % len(calls)]
