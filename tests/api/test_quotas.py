@@ -82,7 +82,10 @@ def test_the_issues_floods_meet_the_product_defaults(monkeypatch):
     try:
         client = app.test_client()
         codes = [client.post("/v1/matches", json=MATCH).status_code for _ in range(80)]
-        assert codes.count(201) == 60 and codes[60:] == [429] * 20
+        # the sliding-window counter weighs the previous minute's count by the time left in
+        # it, so a burst that crosses a minute boundary may see one or two more go through
+        assert codes[:60] == [201] * 60 and 60 <= codes.count(201) <= 62
+        assert codes[-15:] == [429] * 15
         assert client.post("/v1/matches", json=MATCH).json["code"] == "rate.limited"
         for body in ({"format": "ladder", "entrants": ["builtin:random"] * 2,
                       "max_matches": 100_000},
