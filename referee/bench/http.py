@@ -83,14 +83,21 @@ def _start_gunicorn(workers: int, redis_url: str) -> tuple[subprocess.Popen, str
                              "-b", f"127.0.0.1:{port}", "--log-level", "warning",
                              "referee.root:create_app()"], env=env)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
+    wait_healthy(proc, base, 200, "gunicorn")
+    return proc, base, prefix
+
+
+def wait_healthy(proc, base: str, tries: int, what: str) -> None:
+    """Wait until the server at `base` answers /v1/health (every 50 ms, `tries` times); kill
+    `proc` and raise if it never does."""
+    for _ in range(tries):
         try:
             if requests.get(f"{base}/v1/health", timeout=1).status_code == 200:
-                return proc, base, prefix
+                return
         except requests.RequestException:
             time.sleep(0.05)
     proc.kill()
-    raise RuntimeError("gunicorn did not start")
+    raise RuntimeError(f"{what} did not start")
 
 
 def run(game: str, players: int, clients: int, seconds: float, base: str) -> dict:

@@ -28,7 +28,8 @@ import uuid
 
 import requests
 
-from referee.bench.http import _delete_keys, _free_port, _percentile, gunicorn_args
+from referee.bench.http import (_delete_keys, _free_port, _percentile, gunicorn_args,
+                                wait_healthy)
 
 PROCESSES = 4
 """Client processes at most (threads inside them make up the client count)."""
@@ -125,14 +126,8 @@ def _start(redis_url: str, limits: bool, workers: int):
                              "-b", f"127.0.0.1:{port}", "--log-level", "warning",
                              "referee.root:create_app()"], env=env)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(400):
-        try:
-            if requests.get(f"{base}/v1/health", timeout=1).status_code == 200:
-                return proc, base, prefix, key
-        except requests.RequestException:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("gunicorn did not start")
+    wait_healthy(proc, base, 400, "gunicorn")
+    return proc, base, prefix, key
 
 
 def main(argv=None) -> None:

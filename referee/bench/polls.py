@@ -32,7 +32,8 @@ import uuid
 import requests
 
 from referee.bench import AUTH, KEY
-from referee.bench.http import _delete_keys, _free_port, _percentile, gunicorn_args
+from referee.bench.http import (_delete_keys, _free_port, _percentile, gunicorn_args,
+                                wait_healthy)
 
 HOLD_SECONDS = 50
 """How long each held poll asks to wait (it is woken by the closing move long before)."""
@@ -55,14 +56,8 @@ def start_server(kind: str, workers: int, redis_url: str, env_extra: dict):
                 "--log-level", "warning", "referee.root:create_app()"]
     proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            if requests.get(f"{base}/v1/health", timeout=1).status_code == 200:
-                return proc, base, prefix
-        except requests.RequestException:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError(f"{kind} server did not start")
+    wait_healthy(proc, base, 300, f"{kind} server")
+    return proc, base, prefix
 
 
 def _stop(proc: subprocess.Popen) -> None:
