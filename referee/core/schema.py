@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from referee.core.schemafast import conforms, freeze
+
 _TYPES = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
@@ -51,6 +53,8 @@ class _First(list):
 
 def schema_errors(value, schema: dict, path: str = "move", noun: str = "move") -> list[str]:
     """All the ways `value` breaks `schema`, each as `path: reason`; empty when it conforms."""
+    if conforms(value, schema):  # the common case, compiled; the walk below names the errors
+        return []
     errors: list[str] = []
     _check(value, schema, path, errors, noun)
     return errors
@@ -58,6 +62,8 @@ def schema_errors(value, schema: dict, path: str = "move", noun: str = "move") -
 
 def first_error(value, schema: dict, path: str = "$", noun: str = "state") -> str | None:
     """The first way `value` breaks `schema` (as `path: reason`), or None; stops there."""
+    if conforms(value, schema):
+        return None
     errors = _First()
     try:
         _check(value, schema, path, errors, noun)
@@ -160,7 +166,7 @@ def _check_array(value: list, schema: dict, path: str, errors: list[str], noun: 
         errors.append(f"{path}: needs at least {schema['minItems']} items")
     if "maxItems" in schema and len(value) > schema["maxItems"]:
         errors.append(f"{path}: takes at most {schema['maxItems']} items")
-    if schema.get("uniqueItems") and len({_freeze(v) for v in value}) != len(value):
+    if schema.get("uniqueItems") and len({freeze(v) for v in value}) != len(value):
         errors.append(f"{path}: items must be unique")
     items = schema.get("items")
     if items is not None:
@@ -200,9 +206,3 @@ def _json_type(value) -> str:
     return "number" if isinstance(value, float) else type(value).__name__
 
 
-def _freeze(value):
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
-    return value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from referee.core.errors import InvalidOptions, InvalidPlayers
 from referee.core.schema import check_schema, schema_errors
@@ -92,7 +93,12 @@ class MoveKind:
 
     def errors(self, move: dict) -> list[str]:
         """The schema violations of `move`, empty when it is well formed."""
-        return schema_errors(move, self.schema())
+        return schema_errors(move, self._schema)
+
+    @cached_property
+    def _schema(self) -> dict:
+        # one dict for the checks: the compiled check is cached per schema object
+        return self.schema()
 
     def to_dict(self) -> dict:
         """The move kind as plain data for the API."""

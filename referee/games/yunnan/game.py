@@ -86,7 +86,7 @@ class Yunnan(KitGame):
 
     def view_schema(self, spectator=False):
         """JSON Schema of a seat's (or the spectator's) view, every field described."""
-        return described.view_schema(spectator)
+        return _VIEW_SCHEMAS[bool(spectator)]
 
     def board(self):
         """Every table the engine uses, tagged, with building effects and Dúlì's cards."""
@@ -126,3 +126,7 @@ def _prompt(s) -> dict:
 
 
 GAME = Yunnan()
+
+
+_VIEW_SCHEMAS = {spectator: described.view_schema(spectator) for spectator in (False, True)}
+"""Built once: the conformance suite checks every view against them (compiled per schema)."""
