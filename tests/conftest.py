@@ -44,15 +44,41 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 """The real Redis the service tests use (.ci/run starts one if none answers)."""
 
 
+HEAVY_FIRST = (
+    "tests/clients/test_dschunke_bot.py", "tests/clients/test_yinzi_ming_bot.py",
+    "tests/api/test_contract.py", "tests/web/test_match_pages.py",
+    "tests/web/test_arena_pages.py", "tests/clients/test_yunnan_bot.py",
+    "tests/packaging/test_wheel.py", "tests/docs/test_readme.py",
+    "tests/arena/test_bots_and_failures.py", "tests/clients/test_every_game.py",
+)
+"""Modules that take a worker longest (20-120 s each), started first so that the many short
+ones fill the end of the run on every worker rather than one long module running alone."""
+
+_LONG_PLAYOUTS = ("yinzi-ming-4p", "yinzi-ming-3p", "yunnan-5p", "yunnan-4p", "biased")
+"""Conformance playouts that take longest (more seats, longer matches), started first."""
+
+
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (--dist loadgroup), keep each module's tests on one worker, so its
     module fixtures (served apps, bot processes) start once and its tests run in order; the
-    conformance playouts (pure, no fixtures, most of the suite's time) spread one by one."""
+    conformance playouts (pure, no fixtures, most of the suite's time) spread one by one.
+    The longest work is handed out first (modules keep their own order of tests)."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
         if "conformance" not in item.path.name:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    items.sort(key=_start_order)
+
+
+def _start_order(item) -> int:
+    module = item.nodeid.split("::")[0]
+    if module in HEAVY_FIRST:
+        return HEAVY_FIRST.index(module)
+    if "conformance" in item.path.name:
+        long = any(mark in item.nodeid for mark in _LONG_PLAYOUTS)
+        return len(HEAVY_FIRST) + (0 if long else 1)
+    return len(HEAVY_FIRST) + 2
 
 
 def _redis_answers(url: str) -> bool:
