@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from referee.core import chance, engine
@@ -21,22 +23,27 @@ def as_json(log):
     return [{"seat": chance.seat_to_json(seat), "move": move} for seat, move in log]
 
 
-@pytest.mark.parametrize("players, options, seed", [(2, {}, 3), (3, {"cards": 6}, 4),
-                                                    (4, {"ties": "carry", "cards": 5}, 5)])
-def test_an_internal_match_converted_checks_to_the_same_outcome(client, players, options,
-                                                                 seed):
-    """Play with internal chance, convert the log, check it with chance external: the same
-    outcome, and the spectator's view as at the end of the internal match."""
-    _, final, log = random_playout(GAME, players, options, seed)
-    converted = chance.external_log(GAME, players, options, seed, log)
-    r = client.post("/v1/games/gops/check", json={
-        "players": players, "options": options, "chance": "external",
-        "moves": as_json(converted), "view_seat": -1})
+EXTERNAL_GAMES = [g for g in ALL_GAMES if g.external_chance]
+"""The games that take chance from outside (all of them, once every game supports it)."""
+CONVERSIONS = [pytest.param(game, players, seed, id=f"{game.spec.name}-{players}p-s{seed}")
+               for game in EXTERNAL_GAMES
+               for players, seed in ((game.spec.min_players, 3), (game.spec.max_players, 4))]
+
+
+@pytest.mark.parametrize("game, players, seed", CONVERSIONS)
+def test_an_internal_match_converted_checks_to_the_same_outcome(client, game, players, seed):
+    """Each game: play with internal chance, convert the log, check it through the endpoint
+    with chance external: the same outcome, and the spectator's view as at the end."""
+    _, final, log = random_playout(game, players, {}, seed)
+    converted = chance.external_log(game, players, {}, seed, log)
+    r = client.post(f"/v1/games/{game.spec.name}/check", json={
+        "players": players, "chance": "external", "moves": as_json(converted),
+        "view_seat": -1})
     body = r.json
-    assert r.status_code == 200 and body["legal"] and body["over"], body
+    assert r.status_code == 200 and body["legal"] and body["over"], body.get("error")
     assert body["applied"] == len(converted)
-    assert body["outcome"] == GAME.outcome(final).to_dict()
-    assert body["view"] == GAME.view(final, None)
+    assert body["outcome"] == json.loads(json.dumps(game.outcome(final).to_dict()))
+    assert body["view"] == json.loads(json.dumps(game.view(final, None)))
 
 
 def test_a_pending_chance_decision_lists_outcomes_with_probabilities(client):
