@@ -4,7 +4,7 @@ An external-chance state has one key games never touch, `state["chance"]`::
 
     {"mode": "external", "waiting": null}                     # nothing to supply now
     {"mode": "external", "waiting": {
-        "seat": 1, "move": {"type": "bid", "card": 3},       # the move that waits (the set-up: null)
+        "seat": 1, "move": {"type": "bid", "card": 3},       # the move that waits (set-up: null)
         "setup": null,                                       # the set-up: {"players", "options"}
         "supplied": [4],                                     # outcomes given so far, in order
         "need": {"kind": "prize", "owner": null, "prompt": {},

@@ -242,8 +242,8 @@ class PromptSchema(_Open):
 
 class ChancePromptSchema(PromptSchema):
     outcomes = fields.List(fields.Dict(), metadata={
-        "description": "the legal chance moves with their probabilities: "
-                       "[{\"move\": {\"type\": \"chance\", \"outcome\": ...}, \"probability\": p}]"})
+        "description": "the legal chance moves with their probabilities: [{\"move\": "
+                       "{\"type\": \"chance\", \"outcome\": ...}, \"probability\": p}]"})
 
 
 class MoveSubmitSchema(_Open):
