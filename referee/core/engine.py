@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.core.errors import (MalformedMove, MatchOver, NotYourTurn, StaleVersion,
-                                 UnexpectedMove)
+from referee.core.chance import CHANCE, CHANCE_MOVE, EXTERNAL, INTERNAL, MODES, MOVE_TYPE
+from referee.core.errors import (ChanceUnsupported, MalformedMove, MatchOver, NotYourTurn,
+                                 StaleVersion, UnexpectedMove)
 from referee.core.game import Game
 from referee.core.types import Decision
 
@@ -37,10 +38,17 @@ class MoveRecord:
                    data.get("by", "seat"))
 
 
-def start(game: Game, players: int, options: dict | None, seed: int):
-    """Check the set-up and return (resolved options, initial state)."""
+def start(game: Game, players: int, options: dict | None, seed: int, chance: str = INTERNAL):
+    """Check the set-up and return (resolved options, initial state).
+
+    `chance`: INTERNAL draws from `seed`; EXTERNAL (games with `external_chance` only, else
+    ChanceUnsupported) takes outcomes as moves of the CHANCE seat (referee.core.chance)."""
+    if chance not in MODES:
+        raise ChanceUnsupported(f"chance is one of {list(MODES)}, got {chance!r}")
     resolved = game.spec.resolve_options(options)
     game.check_setup(players, resolved)
+    if chance == EXTERNAL:
+        return resolved, game.setup_external(players, resolved)
     return resolved, game.setup(players, resolved, seed)
 
 
@@ -57,9 +65,9 @@ def check_move_shape(game: Game, decision: Decision, move) -> None:
     if not isinstance(move, dict):
         raise MalformedMove(f"a move is a JSON object with a 'type', got {type(move).__name__}")
     move_type = move.get("type")
-    kind = game.spec.move_kind(move_type) if isinstance(move_type, str) else None
+    kind = move_kind(game, decision, move_type)
     if kind is None:
-        known = [k.type for k in game.spec.moves]
+        known = [MOVE_TYPE] if decision.seat == CHANCE else [k.type for k in game.spec.moves]
         raise MalformedMove(f"unknown move type {move_type!r}; {game.spec.name} moves are {known}")
     if move_type not in decision.move_types:
         raise UnexpectedMove(
@@ -69,6 +77,15 @@ def check_move_shape(game: Game, decision: Decision, move) -> None:
     errors = kind.errors(move)
     if errors:
         raise MalformedMove(f"malformed {move_type!r} move: {'; '.join(errors)}", errors=errors)
+
+
+def move_kind(game: Game, decision: Decision, move_type):
+    """The declared kind of `move_type`; the chance seat's moves are the core's CHANCE_MOVE."""
+    if not isinstance(move_type, str):
+        return None
+    if decision.seat == CHANCE:
+        return CHANCE_MOVE if move_type == MOVE_TYPE else None
+    return game.spec.move_kind(move_type)
 
 
 def check_turn(game: Game, state, version: int, seat, expected_version=None) -> Decision:
@@ -95,9 +112,11 @@ def play(game: Game, state, version: int, seat: int, move, expected_version=None
     return game.apply(state, seat, move), decision.sealed
 
 
-def replay(game: Game, players: int, options: dict | None, seed: int, moves):
-    """Rebuild a match from its set-up and its moves ((seat, move) pairs); returns the state."""
-    _, state = start(game, players, options, seed)
+def replay(game: Game, players: int, options: dict | None, seed: int, moves,
+           chance: str = INTERNAL):
+    """Rebuild a match from its set-up and its moves ((seat, move) pairs, the CHANCE seat's
+    among them in external chance); returns the state."""
+    _, state = start(game, players, options, seed, chance)
     for version, (seat, move) in enumerate(moves):
         state, _ = play(game, state, version, seat, move)
     return state

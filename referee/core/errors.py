@@ -100,3 +100,10 @@ class StaleVersion(RefereeError):
 
     code = "match.version_stale"
     status = 409
+
+
+class ChanceUnsupported(RefereeError):
+    """A chance mode the game cannot play (external chance before the game supports it)."""
+
+    code = "chance.unsupported"
+    status = 422

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+from referee.core.errors import ChanceUnsupported
 from referee.core.rng import Rng
 from referee.core.spec import GameSpec
 from referee.core.types import Decision, Outcome
@@ -18,6 +19,8 @@ class Game(ABC):
     """Base class of a registered game; subclasses set `spec` and implement the methods."""
 
     spec: GameSpec
+    external_chance: bool = False
+    """Whether every random event goes through `referee.core.chance` (external chance works)."""
 
     def check_setup(self, players: int, options: dict) -> None:
         """Raise InvalidPlayers/InvalidOptions if this player count and options can't be played."""
@@ -54,6 +57,15 @@ class Game(ABC):
     @abstractmethod
     def from_dict(self, data: dict):
         """A state from `to_dict` output; raises InvalidState with the reason if it is not valid."""
+
+    def setup_external(self, players: int, options: dict):
+        """The set-up with chance supplied from outside (see `referee.core.chance`)."""
+        raise ChanceUnsupported(f"{self.spec.name} does not support external chance",
+                                game=self.spec.name)
+
+    def chance_outcomes(self, state) -> list[tuple[dict, float]]:
+        """The chance seat's legal moves now with their probabilities; [] when none waits."""
+        return []
 
     def redetermine(self, state, seat: int | None, rng: Rng):
         """A state `seat` cannot tell apart from `state`: everything hidden from it re-dealt.

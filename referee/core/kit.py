@@ -91,6 +91,22 @@ State. `state_schema` is JSON Schema (see `referee.core.statecheck` for short bu
 `statecheck.state_error("$.hands", "one hand per player")`; it runs only on data that fits
 the schema, and a stray KeyError/TypeError there still becomes InvalidState.
 
+External chance (`referee.core.chance`, `referee.core.suspend`). A kit game whose random
+events all go through `chance.draw`/`take`/`shuffled` sets `external_chance = True`; then
+`engine.start(..., chance=EXTERNAL)` calls `setup_external`, and for a state carrying
+`state["chance"]` the kit's `apply` plays the move inside an external chance session: when a
+draw has no outcome left, the move (or set-up) WAITS: the state returned is the state before
+it plus the waiting record, `pending` is only `Decision(CHANCE, "chance:<kind>", ("chance",),
+prompt={"event", "owner", "outcomes": [{"outcome", "probability"}], "about"})`,
+`legal_moves(state, CHANCE)` lists `{"type": "chance", "outcome": o}` and
+`chance_outcomes(state)` pairs them with probabilities. The chance move re-plays the waiting
+move from that base state with every outcome supplied so far (so `play` and `settle` must be
+deterministic given the outcomes). `from_dict` checks the chance record (schema, then the
+waiting move played again). A set-up that waits has no game keys: the kit makes the game's
+`view`, `outcome`, `standing` and `reveals` answer None/0 and `redetermine` the state itself
+for it; a waiting move's views are the game's views of the base state, so games never look
+at `state["chance"]`.
+
 Migrating a game: delete `pending`, `legal_moves`, `apply`, `to_dict`, `from_dict`, the
 dispatch tables (_LEGAL/_APPLY, if/elif, HANDLERS/CANDIDATES), the local "rule 'x'" helper,
 every turn check (`move.illegal.turn`), the `deep_copy` on entry to apply, and the
@@ -104,6 +120,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from referee.core import suspend
+from referee.core.chance import CHANCE
 from referee.core.copying import deep_copy
 from referee.core.errors import IllegalMove, InvalidState, NotYourTurn, UnexpectedMove
 from referee.core.game import Game
@@ -184,6 +202,8 @@ class KitGame(Game):
         super().__init_subclass__(**kwargs)
         if cls.decisions:
             cls._kinds, cls._rules = _compile(cls)
+        if cls.external_chance:
+            suspend.guard(cls)
 
     def awaiting(self, state) -> Iterable[tuple]:
         """Who must decide what now: `(seat, kind)` or `(seat, kind, open types)`; () if over."""
@@ -200,13 +220,20 @@ class KitGame(Game):
         """Invariants the state schema cannot express; raise `statecheck.state_error`."""
 
     def pending(self, state) -> tuple[Decision, ...]:
-        """One Decision per awaiting seat, from the declared decision kinds."""
+        """One Decision per awaiting seat, from the declared decision kinds (chance's alone
+        while a move waits for it)."""
+        found = suspend.waiting(state)
+        if found is not None:
+            return (suspend.decision(found),)
         return tuple(Decision(seat, kind, types, self._kinds[kind].sealed,
                               self.prompt(state, seat, kind))
                      for seat, kind, types in self._awaiting(state))
 
     def legal_moves(self, state, seat: int) -> list[dict]:
         """The candidates of `seat`'s decision that its rules accept (or trust)."""
+        waiting = suspend.waiting(state)
+        if waiting is not None:
+            return [move for move, _ in suspend.outcomes(waiting)] if seat == CHANCE else []
         found = self._decision_of(state, seat)
         if found is None:
             return []
@@ -227,6 +254,8 @@ class KitGame(Game):
 
     def apply(self, state, seat: int, move: dict):
         """Check `move` by its rule, then copy once, play it on the copy and settle."""
+        if suspend.is_external(state):
+            return suspend.play(self, state, seat, move)
         rule = self.rule_for(state, seat, move)
         if not rule.play_checks:
             refusal = rule.check(state, seat, move)
@@ -254,8 +283,26 @@ class KitGame(Game):
         """The complete state as plain data (a copy)."""
         return deep_copy(state)
 
+    def setup_external(self, players: int, options: dict):
+        """The set-up with chance supplied from outside: complete, or waiting for chance."""
+        return suspend.start(self, players, options)
+
+    def chance_outcomes(self, state) -> list[tuple[dict, float]]:
+        """The chance moves that may answer the waiting chance decision, with probabilities."""
+        found = suspend.waiting(state)
+        return suspend.outcomes(found) if found is not None else []
+
     def from_dict(self, data):
-        """A copy of `data` once it fits `state_schema` and `check_state`; else InvalidState."""
+        """A copy of `data` once it fits `state_schema` and `check_state`; else InvalidState.
+
+        An external-chance state (with `chance`) also has its chance record checked."""
+        if suspend.is_external(data):
+            return suspend.load(self, data, self._check_plain)
+        self._check_plain(data)
+        return deep_copy(data)
+
+    def _check_plain(self, data) -> None:
+        """`state_schema` and `check_state` on a game state without its chance record."""
         name = self.spec.name
         if self.state_schema is not None:
             validate(data, self.state_schema, name)
@@ -266,7 +313,6 @@ class KitGame(Game):
         except (KeyError, TypeError, AttributeError, ValueError, IndexError) as err:
             raise InvalidState(f"invalid {name} state: malformed "
                                f"({type(err).__name__}: {err})") from err
-        return deep_copy(data)
 
     def _awaiting(self, state):
         for entry in self.awaiting(state):

@@ -4,10 +4,14 @@ Not shipped. Each round a prize card is revealed from a shuffled deck (hidden or
 seat bids one card from its hand at once (sealed); the sole highest bid wins the prize (ties:
 option `ties`), and then the winner decides, on a turn of its own, to keep the prize or give it
 to another seat. Scores are the prizes held.
+
+It plays external chance too (`referee.core.chance`): turning up a prize is a chance event,
+face up (owner None); in external chance the prize deck is the sorted set of cards left.
 """
 
 from __future__ import annotations
 
+from referee.core import chance
 from referee.core import (GameSpec, InvalidOptions, MoveKind, OptionSpec, Outcome, Rng,
                           ranks_from_keys)
 from referee.core.copying import deep_copy
@@ -76,13 +80,14 @@ def _award(s, to):
 
 def _next_prize(s):
     if s["deck"] and s["hands"][0]:
-        s["prize"].append(s["deck"].pop(0))
+        s["prize"].append(chance.take(s["deck"], "prize"))
 
 
 class Gops(KitGame):
     """The test game on the game kit; state is a plain dict."""
 
     spec = SPEC
+    external_chance = True
     decisions = (
         DecisionKind("bid", (Rule("bid", _check_bid, _play_bid, _bids),), sealed=True),
         DecisionKind("award", (
@@ -100,11 +105,12 @@ class Gops(KitGame):
 
     def setup(self, players, options, seed):
         """Hands 1..cards, a shuffled prize deck, the first prize turned up."""
-        n = options["cards"]
-        deck = Rng(seed, "deck").shuffled(range(1, n + 1))
+        cards = range(1, options["cards"] + 1)
+        deck = chance.shuffled(cards, lambda: Rng(seed, "deck").shuffled(cards))
+        prize = [chance.take(deck, "prize")]
         return {"players": players, "options": options, "seed": seed,
-                "hands": [list(range(1, n + 1)) for _ in range(players)],
-                "deck": deck[1:], "prize": [deck[0]], "bids": [None] * players,
+                "hands": [list(cards) for _ in range(players)],
+                "deck": deck, "prize": prize, "bids": [None] * players,
                 "winner": None, "scores": [0] * players, "last": None}
 
     def awaiting(self, state):
