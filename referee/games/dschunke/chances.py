@@ -19,6 +19,7 @@ kind, the last hand) is not asked, in either mode.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import permutations
 from math import comb
@@ -35,21 +36,40 @@ def start_player(players: int, internal) -> int:
 
 def next_card(deck: list, kind: str, owner=None, prompt: dict | None = None):
     """The top card of a pre-shuffled deck (today's `deck.pop(0)`), asked unless forced."""
-    if len(set(deck)) == 1:
+    if deck.count(deck[0]) == len(deck):  # one kind left
         return deck.pop(0)
     return chance.take(deck, kind, owner=owner, prompt=prompt)
 
 
 def deal_hand(left: Counter, size: int, seat: int, internal) -> dict:
     """Deal `size` goods cards from the pool counts `left` (changed) to `seat`: its counts."""
-    outcomes, weights = hand_law(tuple(left[g] for g in GOODS), size)
-    if len(outcomes) == 1:
-        hand = outcomes[0]
+    if sum(left.values()) == size:  # the last hand is what is left: forced
+        hand = counts(left.elements())
     else:
-        hand = chance.draw("goods_hand", outcomes, internal, owner=seat, weights=weights,
+        pool = tuple(left[g] for g in GOODS)
+        hand = chance.draw("goods_hand", lambda: hand_law(pool, size)[0], internal, owner=seat,
+                           weights=_Later(lambda: hand_law(pool, size)[1]),
                            prompt={"seat": seat, "cards": size})
     left.subtract(hand)
     return dict(hand)
+
+
+class _Later(Sequence):
+    """A sequence built on first use: internal chance without tracing never needs the odds."""
+
+    def __init__(self, build):
+        self._build, self._items = build, None
+
+    def _get(self) -> list:
+        if self._items is None:
+            self._items = self._build()
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __getitem__(self, index):
+        return self._get()[index]
 
 
 def counts(cards) -> dict:
@@ -58,7 +78,7 @@ def counts(cards) -> dict:
     return {g: found[g] for g in GOODS}
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=256)
 def hand_law(pool: tuple, size: int) -> tuple[list, list]:
     """Every hand of `size` cards from a pool with these counts per type, and its weight.
 
