@@ -56,6 +56,9 @@ class GameSummarySchema(_Open):
 
 
 class GameSchema(GameSummarySchema):
+    external_chance = fields.Boolean(metadata={
+        "description": "whether the game takes its chance from outside (`\"chance\": "
+                       "\"external\"` in checks and matches; else 422 chance.unsupported)"})
     options = fields.List(fields.Nested(OptionSchema))
     moves = fields.List(fields.Nested(MoveKindSchema))
     hidden = fields.List(fields.String())
