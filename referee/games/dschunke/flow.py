@@ -7,6 +7,7 @@ advancing the figures, passing the start player).
 
 from __future__ import annotations
 
+from referee.games.dschunke import chances
 from referee.games.dschunke.common import (goods_sources, hand_size, resupply_count,
                                            seat_in_order)
 from referee.games.dschunke.data import EVENTS, GOODS, ROUNDS, STACKS, next_junk
@@ -16,7 +17,8 @@ def start_round(state: dict) -> None:
     """Phase 1: turn over the market card, then the Trade Goods window and the events."""
     state["phase"], state["poker"] = 1, None
     market = state["market"]
-    market["card"] = market["deck"].pop(0)
+    market["card"] = chances.next_card(market["deck"], "market_card",
+                                       prompt={"round": state["round"]})
     market["settled"] = []
     market["seen"].append(market["card"])
     enter_trade_window(state, 0)

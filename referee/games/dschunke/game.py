@@ -68,6 +68,7 @@ class Dschunke(KitGame):
     """Dschunke on the game kit; the state is a plain dict (see state.py)."""
 
     spec = SPEC
+    external_chance = True
     decisions = (
         DecisionKind("place_merchant", (Rule("place_merchant", setup.check_place_merchant,
                                              setup.place_merchant, setup.merchant_candidates),)),

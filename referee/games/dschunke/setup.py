@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from referee.core import Rng
+from collections import Counter
+
+from referee.core import Rng, chance
 from referee.core.kit import rule_error
-from referee.games.dschunke import flow
+from referee.games.dschunke import chances, flow
 from referee.games.dschunke.board import load_strip, strip_count, strips_of
 from referee.games.dschunke.data import (GOODS, JUNKS, MARKET, MERCHANT_ORDER, MERCHANTS,
                                          PER_TYPE, SETUP,
@@ -13,26 +15,37 @@ from referee.games.dschunke.data import (GOODS, JUNKS, MARKET, MERCHANT_ORDER, M
 
 
 def new_state(players: int, options: dict, seed: int) -> dict:
-    """The state before the first decision: goods dealt, decks shuffled, cargo laid out."""
+    """The state before the first decision: goods dealt, decks shuffled, cargo laid out.
+
+    Every random event goes through `chances` (external chance); internally the seeded draws
+    are today's, in today's order: start player, market deck, special cards, goods, merchants.
+    """
     rng = Rng(seed, "setup")
     two = options["two_player_variant"]
+    start = chances.start_player(players, lambda: rng.below(players))
+    market = chance.shuffled(range(len(MARKET)), lambda: rng.shuffled(range(len(MARKET))))
+    specials = chance.shuffled(special_deck(), lambda: rng.shuffled(special_deck()))
+    goods = _goods_pool(players)
+    pool = chance.shuffled(goods, lambda: rng.shuffled(goods))
     state = {
         "players": players, "options": dict(options), "seed": seed,
         "colours": list(SETUP["colours"][str(players)]),
-        "round": 1, "phase": 0, "start": rng.below(players),
-        "market": {"deck": rng.shuffled(range(len(MARKET))), "card": None, "settled": [],
-                   "seen": []},
+        "round": 1, "phase": 0, "start": start,
+        "market": {"deck": market, "card": None, "settled": [], "seen": []},
         "junks": {j: {"layers": []} for j in JUNKS},
         "merchants": {m: {"junk": None, "used": False} for m in MERCHANT_ORDER},
         "hidden_merchants": None,
         "assistants": {} if two else {t: {"used": False} for t in tracks_in_play(players)},
         "seats": [_new_seat() for _ in range(players)],
-        "supply": {}, "store": None, "stacks": _deal_stacks(rng), "clock": 0,
+        "supply": {}, "store": None, "stacks": [], "clock": 0,
         "announced": None, "poker": None, "last_poker": None, "reveals": 0, "stage": None,
     }
-    _deal_goods(state, rng, two)
+    if options["setup_variant"]:  # face down: in external chance drawn when turned up
+        state["hidden_merchants"] = chance.shuffled(
+            MERCHANT_ORDER, lambda: rng.shuffled(MERCHANT_ORDER))
+    _deal_goods(state, pool, two)
+    state["stacks"] = _deal_stacks(specials)
     if options["setup_variant"]:
-        state["hidden_merchants"] = rng.shuffled(MERCHANT_ORDER)
         state["stage"] = {"kind": "place_merchant"}
         return state
     for merchant, info in MERCHANTS.items():
@@ -48,27 +61,34 @@ def _new_seat() -> dict:
             "looks": [[] for _ in STACK_SIZES]}
 
 
-def _deal_stacks(rng: Rng) -> list:
-    deck, stacks = rng.shuffled(special_deck()), []
-    for size in STACK_SIZES:
-        stacks.append(sorted(deck[:size]))
-        deck = deck[size:]
+def _deal_stacks(deck: list) -> list:
+    """Deal the shuffled special cards, face down, into the stacks (each kept sorted)."""
+    stacks = []
+    for k, size in enumerate(STACK_SIZES):
+        stacks.append(sorted(chances.next_card(deck, "special_card", chance.NOBODY,
+                                               {"stack": k, "card": i, "of": size})
+                             for i in range(size)))
     return stacks
 
 
-def _deal_goods(state: dict, rng: Rng, two: bool) -> None:
-    players = state["players"]
+def _goods_pool(players: int) -> list:
     per_type = SETUP["hand_cards_per_type"][str(players)]
-    pool = rng.shuffled([g for g in GOODS for _ in range(per_type)])
-    size = SETUP["hand_size"]
+    return [g for g in GOODS for _ in range(per_type)]
+
+
+def _deal_goods(state: dict, pool: list, two: bool) -> None:
+    """Deal each seat its hand from the shuffled pool; 2 players: the rest is the store."""
+    players, size = state["players"], SETUP["hand_size"]
+    left = Counter(pool)
     for seat in range(players):
-        for card in pool[seat * size:(seat + 1) * size]:
-            state["seats"][seat]["hand"][card] += 1
+        hand = chances.deal_hand(left, size, seat,
+                                 lambda at=seat * size: chances.counts(pool[at:at + size]))
+        for goods, count in hand.items():
+            state["seats"][seat]["hand"][goods] += count
+    per_type = SETUP["hand_cards_per_type"][str(players)]
     state["supply"] = {g: PER_TYPE - per_type for g in GOODS}
     if two:  # the cards not dealt form the general store on the grey junk
-        state["store"] = {g: 0 for g in GOODS}
-        for card in pool[players * size:]:
-            state["store"][card] += 1
+        state["store"] = {g: left[g] for g in GOODS}
 
 
 def _lay_start_strips(state: dict, two: bool) -> None:
@@ -160,5 +180,6 @@ def place_strip(state: dict, seat: int, move: dict) -> None:
     stage["i"] += 1
     if any(stage["held"]):
         return
+    chances.reveal_merchants(state["merchants"], state["hidden_merchants"])
     state["hidden_merchants"] = None
     flow.start_round(state)

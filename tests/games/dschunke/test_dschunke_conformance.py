@@ -1,4 +1,5 @@
-"""The core's conformance suite on Dschunke, deeper than the shared run, for every set-up.
+"""The core's conformance suite on Dschunke, deeper than the shared run, for every set-up
+(internal chance, converted to external logs by the suite, and external chance).
 
 Uniformly random bids are nearly always in several colours (void), so besides the suite's own
 random playouts a biased driver plays real single-colour bids through the same contract
@@ -14,6 +15,7 @@ import pytest
 
 from referee import conformance as c
 from referee.core import Rng
+from referee.core.chance import CHANCE, EXTERNAL
 from referee.games.dschunke import GAME
 
 pytestmark = pytest.mark.slow  # a deep run: skipped by the fast lane, -m "not slow"
@@ -74,3 +76,15 @@ def test_conformance_biased_playouts_reach_every_poker_outcome():
     assert counts["s_reward:yuan"] > 0 and counts["s_reward:card"] > 0
     assert counts["paid"] > 0 and counts["trade_goods"] > 0 and counts["swap"] > 0
     assert counts["move_strip"] > 0 and counts["extra_action"] > 0
+
+
+@pytest.mark.parametrize("players, options, seed", [
+    pytest.param(p, o, s, id=f"{p}p-{'-'.join(o) or 'defaults'}-s{s}")
+    for p, o in SETUPS + VARIANTS for s in range(max(2, SEEDS // 10))])
+def test_conformance_external_chance_playouts(players, options, seed):
+    """Every set-up with external chance: the chance seat's outcomes are chosen among those
+    listed (bids biased to reach payouts and S rewards), every contract check as usual."""
+    stats = c.run_playout(GAME, players, options, seed, accept_all=2, probes=3,
+                          choose=_biased_choice, chance=EXTERNAL)
+    kinds = {move["type"] for seat, move in stats.log if seat == CHANCE}
+    assert kinds == {"chance"} and stats.final_state["market"]["deck"] == []
