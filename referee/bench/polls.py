@@ -32,8 +32,8 @@ import uuid
 import requests
 
 from referee.bench import AUTH, KEY
-from referee.bench.http import (_delete_keys, _free_port, _percentile, gunicorn_args,
-                                wait_healthy)
+from referee.bench.servers import (delete_keys as _delete_keys, free_port as _free_port,
+                                   gunicorn_args, percentile as _percentile, wait_healthy)
 
 HOLD_SECONDS = 50
 """How long each held poll asks to wait (it is woken by the closing move long before)."""
