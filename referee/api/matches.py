@@ -121,13 +121,13 @@ class Prompt(MethodView):
         token's and the server's wait caps (429 wait.too_many, 503 wait.capacity).
         """
         svc = service()
-        meta, _ = svc.load(match_id)
+        meta, live = svc.load(match_id)
         seat = _seat(meta)
         wait = min(query["wait"], svc.settings.max_wait_seconds)
         if wait <= 0:
-            return svc.prompt(match_id, seat, 0)
+            return svc.prompt(match_id, seat, 0, loaded=(meta, live))
         with wait_slots().hold(wait_caller()):
-            return svc.prompt(match_id, seat, wait)
+            return svc.prompt(match_id, seat, wait, loaded=(meta, live))
 
 
 @blp.route("/<match_id>/moves")
@@ -156,18 +156,17 @@ class Moves(MethodView):
         Caller: the seat's token holder.
         """
         svc = service()
-        meta, _ = svc.load(match_id)
+        meta, live = svc.load(match_id)
         seat = _seat(meta)
         key = idempotency_key()
         if key is None:
-            live, replayed = svc.submit(match_id, seat, body["move"], body["expected_version"]), False
+            live, replayed = svc.submit(match_id, seat, body["move"], body["expected_version"],
+                                        known_live=live), False
         else:
             live, replayed = svc.submit_once(match_id, seat, body["move"],
-                                             body["expected_version"], key)
-        summary = svc.summary(meta, live, seat)
+                                             body["expected_version"], key, known_live=live)
         headers = {"Idempotent-Replayed": "true"} if replayed else {}
-        return {key: summary[key] for key in ("version", "status", "to_act", "result",
-                                              "view")}, 200, headers
+        return svc.accepted(meta, live, seat), 200, headers
 
 
 @blp.route("/<match_id>/resign")
@@ -188,9 +187,7 @@ class Resign(MethodView):
         svc = service()
         meta, _ = svc.load(match_id)
         seat = _seat(meta)
-        live = svc.resign(match_id, seat)
-        summary = svc.summary(meta, live, seat)
-        return {key: summary[key] for key in ("version", "status", "to_act", "result", "view")}
+        return svc.accepted(meta, svc.resign(match_id, seat), seat)
 
 
 @blp.route("/<match_id>/log")

@@ -94,7 +94,7 @@ class MatchService(MatchReading):
         live = self._live_after(game, meta, None, state, 0)
         self.store.create(meta, live, self.automated_seat(meta, live) is not None,
                           self.remote_due(meta, live))
-        self._states.put(meta.id, 0, state)
+        self._states.put(meta.id, 0, state, live)
         self._after_commit(meta, None, live)
         return Created(meta, live, tokens)
 
@@ -124,10 +124,18 @@ class MatchService(MatchReading):
     def load(self, match_id: str) -> tuple[MatchMeta, Live]:
         """The match's meta and live record; raises MatchNotFound."""
         meta = self.store.meta(match_id) if isinstance(match_id, str) else None
-        live = self.store.live(match_id) if meta is not None else None
+        live = self.current(match_id) if meta is not None else None
         if meta is None or live is None:
             raise MatchNotFound(f"no match {match_id!r}", match_id=str(match_id))
         return meta, live
+
+    def current(self, match_id: str) -> Live | None:
+        """The match's live record, in one round trip that carries only the version while the
+        one this process last saw is still current; None if there is no such match."""
+        live = self.store.live_since(match_id, self._states.live(match_id))
+        if live is not None:
+            self._states.put(match_id, live.version, live=live)
+        return live
 
     def state(self, meta: MatchMeta, live: Live):
         """The game state of `live` (from the cache when it is current)."""
@@ -149,10 +157,12 @@ class MatchService(MatchReading):
 
     # -- moving ---------------------------------------------------------------------------
 
-    def submit_once(self, match_id: str, seat: int, move, expected_version, key: str):
+    def submit_once(self, match_id: str, seat: int, move, expected_version, key: str,
+                    known_live=None):
         """`submit` under an Idempotency-Key: (live, replayed). A key this seat already used
         in this match answers the match as it is now, and the move does not land again."""
-        return self.submit(match_id, seat, move, expected_version, idempotency=f"{seat}:{key}")
+        return self.submit(match_id, seat, move, expected_version, idempotency=f"{seat}:{key}",
+                           known_live=known_live)
 
     def submit(self, match_id: str, seat: int, move, expected_version=None, *, by="seat",
                entry_extra=None, update_live=None, from_runner=False, known_live=None,
@@ -172,7 +182,7 @@ class MatchService(MatchReading):
             if idempotency and self.store.landed_at(match_id, idempotency) is not None:
                 return self.store.live(match_id), True
             live = known_live if attempt == 0 and known_live is not None else \
-                self.store.live(match_id)
+                self.current(match_id)
             if live.status == MatchStatus.ABORTED:
                 raise MatchAborted(f"match {match_id} was aborted by the service")
             if live.status == MatchStatus.OVER:  # also a match ended by its move cap
@@ -203,7 +213,7 @@ class MatchService(MatchReading):
             if done == -1:
                 return self.store.live(match_id), True
             if done:
-                self._states.put(match_id, new_live.version, new_state)
+                self._states.put(match_id, new_live.version, new_state, new_live)
                 self._after_commit(meta, live, new_live, queue=not from_runner)
                 return (new_live, False) if idempotency else new_live
         raise MatchBusy(f"match {match_id} changed {defaults.COMMIT_ATTEMPTS} times while this move "
