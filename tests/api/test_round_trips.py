@@ -1,0 +1,80 @@
+"""Redis round trips per request on the hot REST path (issue 17), counted on the socket.
+
+A count, not a time: every packet redis-py sends to Redis from the request's thread is one
+round trip (a pipeline is one packet). The path reads the live record once (only its version
+while this process holds the current one) and commits once.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import redis.connection
+
+from tests.api.helpers import auth, create
+
+pytestmark = pytest.mark.usefixtures("needs_real_redis")
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """The commands this thread sends to Redis, one entry per round trip (health PINGs,
+    which redis-py adds after 30 s idle, left out)."""
+    packets, me = [], threading.get_ident()
+    send = redis.connection.AbstractConnection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        data = command if isinstance(command, (bytes, str)) else b"".join(command)
+        data = data.encode() if isinstance(data, str) else data
+        if threading.get_ident() == me and b"PING" not in data[:20]:
+            packets.append(data)
+        return send(self, command, check_health)
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
+    return packets
+
+
+def _turn(client, match_id, tokens, sent) -> tuple[int, int]:
+    """One prompt and one move by the seat that must act; their round trips."""
+    for token in tokens.values():
+        sent.clear()
+        prompt = client.get(f"/v1/matches/{match_id}/prompt", headers=auth(token)).json
+        prompt_trips = len(sent)
+        if prompt["must_act"]:
+            sent.clear()
+            response = client.post(f"/v1/matches/{match_id}/moves", headers=auth(token),
+                                   json={"move": prompt["legal_moves"][0],
+                                         "expected_version": prompt["version"]})
+            assert response.status_code == 200, response.json
+            return prompt_trips, len(sent)
+    raise AssertionError("no seat must act")
+
+
+def test_a_move_makes_two_round_trips_and_a_prompt_one(client, sent):
+    """POST /moves: one read of the live record and the commit; GET /prompt: one read."""
+    created = create(client, game="gops", seats=("remote", "remote"))
+    _turn(client, created["id"], created["tokens"], sent)   # warm: meta cached, scripts loaded
+    for _ in range(3):
+        prompt_trips, move_trips = _turn(client, created["id"], created["tokens"], sent)
+        assert prompt_trips == 1, sent
+        assert move_trips == 2, sent
+
+
+def test_a_match_moved_on_by_another_process_is_read_whole_in_one_round_trip(
+        client, redis_settings, sent):
+    """Another API process (its own cache) moves the match on: this one's next prompt still
+    makes one round trip, and brings the new version, not the one it had cached."""
+    from referee.root import create_app, stop_app
+
+    created = create(client, game="gops", seats=("remote", "remote"))
+    match_id, tokens = created["id"], created["tokens"]
+    _turn(client, match_id, tokens, sent)
+    other = create_app({**redis_settings, "INLINE_WORKERS": 0})
+    try:
+        _turn(other.test_client(), match_id, tokens, sent)
+        moved = other.test_client().get(f"/v1/matches/{match_id}").json["version"]
+    finally:
+        stop_app(other)
+    prompt_trips, move_trips = _turn(client, match_id, tokens, sent)
+    assert (prompt_trips, move_trips) == (1, 2), sent
+    assert client.get(f"/v1/matches/{match_id}").json["version"] == moved + 1
