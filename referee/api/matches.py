@@ -6,6 +6,7 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from referee.api.answers import json_answer
 from referee.api.auth import bearer_token, caller, principal
 from referee.api.context import service
 from referee.api.events import wait_caller, wait_slots
@@ -125,9 +126,9 @@ class Prompt(MethodView):
         seat = _seat(meta)
         wait = min(query["wait"], svc.settings.max_wait_seconds)
         if wait <= 0:
-            return svc.prompt(match_id, seat, 0, loaded=(meta, live))
+            return json_answer(svc.prompt(match_id, seat, 0, loaded=(meta, live)))
         with wait_slots().hold(wait_caller()):
-            return svc.prompt(match_id, seat, wait, loaded=(meta, live))
+            return json_answer(svc.prompt(match_id, seat, wait, loaded=(meta, live)))
 
 
 @blp.route("/<match_id>/moves")
@@ -165,8 +166,8 @@ class Moves(MethodView):
         else:
             live, replayed = svc.submit_once(match_id, seat, body["move"],
                                              body["expected_version"], key, known_live=live)
-        headers = {"Idempotent-Replayed": "true"} if replayed else {}
-        return svc.accepted(meta, live, seat), 200, headers
+        headers = {"Idempotent-Replayed": "true"} if replayed else None
+        return json_answer(svc.accepted(meta, live, seat), headers=headers)
 
 
 @blp.route("/<match_id>/resign")
