@@ -157,15 +157,18 @@ class Moves(MethodView):
         Caller: the seat's token holder.
         """
         svc = service()
-        meta, live = svc.load(match_id)
+        # the live record this process last saw, unread: the commit checks its version, and
+        # a move it refuses is judged again on the current one
+        meta, live = svc.load(match_id, cached=True)
         seat = _seat(meta)
         key = idempotency_key()
+        known = {"known_live": live, "maybe_behind": True}
         if key is None:
             live, replayed = svc.submit(match_id, seat, body["move"], body["expected_version"],
-                                        known_live=live), False
+                                        **known), False
         else:
             live, replayed = svc.submit_once(match_id, seat, body["move"],
-                                             body["expected_version"], key, known_live=live)
+                                             body["expected_version"], key, **known)
         headers = {"Idempotent-Replayed": "true"} if replayed else None
         return json_answer(svc.accepted(meta, live, seat), headers=headers)
 

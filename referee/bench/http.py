@@ -151,7 +151,7 @@ def _line(name: str, clients: int, r: dict) -> str:
     return (f"{clients:>3} clients {name:<8} {r['moves_per_s']:>8.1f} moves/s  move p50 "
             f"{r['move_p50']:6.2f} ms p99 {r['move_p99']:6.2f} ms  prompt p50 "
             f"{r['prompt_p50']:6.2f} ms p99 {r['prompt_p99']:6.2f} ms  server CPU/request "
-            f"{cpu}{redis}  ({r['requests']} requests, {r['rejected']} moves refused)")
+            f"{cpu}{redis}  ({r['requests']:.0f} requests, {r['rejected']:.0f} moves refused)")
 
 
 def _targets(args) -> tuple[list[dict], list]:
@@ -215,8 +215,10 @@ def _report(args, targets: list[dict]) -> None:
         extra = f", Redis {args.redis_url}, rate limits off" if t["kind"] == "service" and \
             not args.url else ""
         print(f"  {t['name']}: {t['base']} ({what}{extra})", flush=True)
-    for t in targets:   # warm up: imports, caches, connections in every worker
-        run(t, 4, 1.0, args.game, args.players)
+    for t in targets:   # every worker booted, then warm: caches, connections
+        if t["server"] is not None:
+            t["server"].wait_idle()
+        run(t, 4, 2.0, args.game, args.players)
     results: dict = {}
     for round_ in range(args.rounds):
         for clients in args.clients:

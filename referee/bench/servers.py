@@ -33,7 +33,9 @@ def free_port() -> int:
 
 
 def percentile(samples, q: float) -> float:
-    """The q-quantile of `samples` (seconds), in milliseconds."""
+    """The q-quantile of `samples` (seconds), in milliseconds (NaN without samples)."""
+    if not samples:
+        return float("nan")
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
@@ -121,6 +123,20 @@ class Server:
         kind = f"gunicorn, {self.workers} workers" if "gunicorn" in self.command else \
             f"{len(self.pids)} process(es)"
         return f"{kind}: {self.command}"
+
+    def wait_idle(self, limit: float = 120.0) -> float:
+        """Wait until the processes use almost no CPU over half a second (gunicorn answers
+        health checks from its first worker while the others still import: their start-up
+        must not count as request CPU); the seconds waited."""
+        start = time.monotonic()
+        used = self.cpu_seconds()
+        while time.monotonic() - start < limit:
+            time.sleep(0.5)
+            now = self.cpu_seconds()
+            if now - used < 0.03:
+                break
+            used = now
+        return time.monotonic() - start
 
     def cpu_seconds(self) -> float:
         """User and system CPU time used so far by the server's processes."""
