@@ -23,6 +23,11 @@ from referee.service.records import created_body, to_jsonl
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
                 description="Matches refereed move by move; seats act with their bearer token.")
 
+PROMPT_QUERY, MOVE_SUBMIT = PromptQuerySchema(), MoveSubmitSchema()
+# The hot routes' argument schemas as instances: given a class, webargs builds a schema (deep
+# copying its fields) on every request; a schema instance holds no per-load state.
+
+
 def _viewer(meta) -> int | None:
     """The seat of the caller's token, or None for a spectator (no token)."""
     token = bearer_token()
@@ -107,7 +112,7 @@ class MatchDetail(MethodView):
 @blp.route("/<match_id>/prompt")
 class Prompt(MethodView):
     @requires(SEAT)
-    @blp.arguments(PromptQuerySchema, location="query")
+    @blp.arguments(PROMPT_QUERY, location="query")
     @blp.response(200, PromptSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
     @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
@@ -134,7 +139,7 @@ class Prompt(MethodView):
 @blp.route("/<match_id>/moves")
 class Moves(MethodView):
     @requires(SEAT)
-    @blp.arguments(MoveSubmitSchema)
+    @blp.arguments(MOVE_SUBMIT)
     @blp.response(200, MoveAcceptedSchema)
     @blp.alt_response(400, schema=ProblemSchema, description="move.malformed, "
                       "request.malformed_json, request.invalid (Idempotency-Key)")
