@@ -25,6 +25,7 @@ import redis
 
 from referee.service import fastjson
 from referee.service.archive import Archive
+from referee.service.scripts import hot_script
 from referee.service.waits import ChangeHub
 
 _COMMIT = """
@@ -121,8 +122,8 @@ class MatchStore:
         self.redis = client
         self.prefix = prefix
         self._meta_cache: dict[str, MatchMeta] = {}
-        self._commit = client.register_script(_COMMIT)
-        self._live_since = client.register_script(_LIVE_SINCE)
+        self._commit = hot_script(client, _COMMIT)
+        self._live_since = hot_script(client, _LIVE_SINCE)
         self.archive = Archive(client, prefix)
         # held waits share one pub/sub listener per store (started by the first wait)
         self.changes = ChangeHub(client, self.key("*", "events"), self.match_of_channel)

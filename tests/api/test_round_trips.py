@@ -1,7 +1,8 @@
 """Redis round trips per request on the hot REST path (issue 17), counted on the socket.
 
 A count, not a time: every packet redis-py sends to Redis from the request's thread is one
-round trip (a pipeline is one packet). A prompt reads the live record once (only its version
+round trip (a pipeline is one packet), and so is every command the store's hot scripts send
+over their own sockets (referee/service/scripts.py). A prompt reads the live record once (only its version
 while this process holds the current one); a move is judged on the record this process last
 saw and committed in one round trip (the commit checks the version; a move refused on an old
 record is judged again on the current one).
@@ -14,6 +15,7 @@ import threading
 import pytest
 import redis.connection
 
+from referee.service import scripts
 from tests.api.helpers import auth, create
 
 pytestmark = pytest.mark.usefixtures("needs_real_redis")
@@ -33,6 +35,14 @@ def sent(monkeypatch):
             packets.append(data)
         return send(self, command, check_health)
     monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
+    encode = scripts._command
+
+    def counting_script(args):
+        data = encode(args)
+        if threading.get_ident() == me:
+            packets.append(data)
+        return data
+    monkeypatch.setattr(scripts, "_command", counting_script)
     return packets
 
 
