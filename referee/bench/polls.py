@@ -253,8 +253,10 @@ def main(argv=None) -> None:
                       f"{r['settle_s']:.1f} s)", flush=True)
         first = statistics.median(p99s[args.held[0]])
         for held, values in p99s.items():
-            print(f"median p99 with {held:>5} held: {statistics.median(values):.2f} ms "
-                  f"({statistics.median(values) / first:.2f}x with {args.held[0]} held)")
+            print(f"median p99 with {held:>5} held: {statistics.median(values):.2f} ms, "
+                  f"ratio {statistics.median(values) / first:.2f}x the p99 with "
+                  f"{args.held[0]} held (target <= 2x); load average "
+                  f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         if proc is not None:
             _stop(proc)
