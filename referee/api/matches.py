@@ -6,6 +6,7 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from referee.api.answers import json_answer
 from referee.api.auth import bearer_token, caller, principal
 from referee.api.context import service
 from referee.api.events import wait_caller, wait_slots
@@ -22,6 +23,11 @@ from referee.service.records import created_body, to_jsonl
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
                 description="Matches refereed move by move; seats act with their bearer token.")
+
+PROMPT_QUERY, MOVE_SUBMIT = PromptQuerySchema(), MoveSubmitSchema()
+# The hot routes' argument schemas as instances: given a class, webargs builds a schema (deep
+# copying its fields) on every request; a schema instance holds no per-load state.
+
 
 def _viewer(meta) -> int | None:
     """The seat of the caller's token, or None for a spectator (no token)."""
@@ -116,7 +122,7 @@ class MatchDetail(MethodView):
 @blp.route("/<match_id>/prompt")
 class Prompt(MethodView):
     @requires(SEAT)
-    @blp.arguments(PromptQuerySchema, location="query")
+    @blp.arguments(PROMPT_QUERY, location="query")
     @blp.response(200, PromptSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
     @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
@@ -131,19 +137,19 @@ class Prompt(MethodView):
         token's and the server's wait caps (429 wait.too_many, 503 wait.capacity).
         """
         svc = service()
-        meta, _ = svc.load(match_id)
+        meta, live = svc.load(match_id)
         seat = _seat(meta)
         wait = min(query["wait"], svc.settings.max_wait_seconds)
         if wait <= 0:
-            return svc.prompt(match_id, seat, 0)
+            return json_answer(svc.prompt(match_id, seat, 0, loaded=(meta, live)))
         with wait_slots().hold(wait_caller()):
-            return svc.prompt(match_id, seat, wait)
+            return json_answer(svc.prompt(match_id, seat, wait, loaded=(meta, live)))
 
 
 @blp.route("/<match_id>/moves")
 class Moves(MethodView):
     @requires(SEAT)
-    @blp.arguments(MoveSubmitSchema)
+    @blp.arguments(MOVE_SUBMIT)
     @blp.response(200, MoveAcceptedSchema)
     @blp.alt_response(400, schema=ProblemSchema, description="move.malformed, "
                       "request.malformed_json, request.invalid (Idempotency-Key)")
@@ -166,18 +172,20 @@ class Moves(MethodView):
         Caller: the seat's token holder.
         """
         svc = service()
-        meta, _ = svc.load(match_id)
+        # the live record this process last saw, unread: the commit checks its version, and
+        # a move it refuses is judged again on the current one
+        meta, live = svc.load(match_id, cached=True)
         seat = _seat(meta)
         key = idempotency_key()
+        known = {"known_live": live, "maybe_behind": True}
         if key is None:
-            live, replayed = svc.submit(match_id, seat, body["move"], body["expected_version"]), False
+            live, replayed = svc.submit(match_id, seat, body["move"], body["expected_version"],
+                                        **known), False
         else:
             live, replayed = svc.submit_once(match_id, seat, body["move"],
-                                             body["expected_version"], key)
-        summary = svc.summary(meta, live, seat)
-        headers = {"Idempotent-Replayed": "true"} if replayed else {}
-        return {key: summary[key] for key in ("version", "status", "to_act", "result",
-                                              "view")}, 200, headers
+                                             body["expected_version"], key, **known)
+        headers = {"Idempotent-Replayed": "true"} if replayed else None
+        return json_answer(svc.accepted(meta, live, seat), headers=headers)
 
 
 @blp.route("/<match_id>/resign")
@@ -198,9 +206,7 @@ class Resign(MethodView):
         svc = service()
         meta, _ = svc.load(match_id)
         seat = _seat(meta)
-        live = svc.resign(match_id, seat)
-        summary = svc.summary(meta, live, seat)
-        return {key: summary[key] for key in ("version", "status", "to_act", "result", "view")}
+        return svc.accepted(meta, svc.resign(match_id, seat), seat)
 
 
 @blp.route("/<match_id>/log")

@@ -1,171 +1,250 @@
-"""HTTP move latency and throughput against gunicorn and a real Redis, with concurrent clients.
+"""HTTP move throughput, latency and server CPU per request, against a floor (issue 17).
 
-Starts gunicorn on a free port (unless --url is given), then C client processes each play
-matches with remote seats only: GET the prompt, POST a random legal move, repeat. Prints
-the latency percentiles of POST /moves and GET /prompt, and moves per second overall.
+Starts the README's deployment (gunicorn -w 4 -k gevent --worker-connections 2000, a real
+Redis, rate limits off: `referee bench load` measures them) on a free port unless --url is
+given, and beside it, with the same gunicorn options, the floor: a bare Flask JSON endpoint
+(referee/bench/floor.py). For each client count, C client processes (keep-alive connections,
+http.client) play the service: create a match of remote seats, GET the prompt, POST a random
+legal move, repeat; and then the floor gets the same pairs of requests (a GET, a POST). Both
+in one run, interleaved per round. Prints validated (200) moves per second, p50/p99 of
+POST /moves and GET /prompt, and the server processes' CPU per request (from /proc) for both,
+with the ratio (the target: at most 2x the floor's).
 
-    referee bench http [--game G] [--clients C] [--seconds S] [--gunicorn-workers W]
+    referee bench http [--game G] [--clients 1 8 32] [--seconds S] [--rounds R]
+                       [--gunicorn-workers W] [--url URL] [--no-floor]
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
 import multiprocessing
 import os
 import random
-import shutil
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import uuid
-
-import requests
+from urllib.parse import urlsplit
 
 from referee.bench import AUTH, KEY
+from referee.bench.servers import (README_WORKERS, delete_keys, percentile, server_at,
+                                   service_env, start_gunicorn, stop)
 
 
-def _client(base: str, game: str, players: int, seconds: float, seed: int, out) -> None:
-    """One client process: play matches for `seconds`; send back the latency samples."""
-    session, rng = requests.Session(), random.Random(seed)
-    moves, prompts, deadline = [], [], time.monotonic() + seconds
+class Http:
+    """One keep-alive connection; `call` answers (status, JSON body or None)."""
+
+    def __init__(self, base: str):
+        parts = urlsplit(base)
+        self.host, self.port = parts.hostname, parts.port or 80
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+
+    def call(self, method: str, path: str, body=None, headers=None):
+        """Send one request (reconnecting once if the server closed the connection)."""
+        data = None if body is None else json.dumps(body)
+        headers = {**(headers or {}), **({"Content-Type": "application/json"} if data else {})}
+        for attempt in (0, 1):
+            try:
+                self.conn.request(method, path, body=data, headers=headers)
+                response = self.conn.getresponse()
+                raw = response.read()
+                return response.status, json.loads(raw) if raw else None
+            except (http.client.RemoteDisconnected, ConnectionResetError,
+                    http.client.CannotSendRequest, BrokenPipeError):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+
+def _service_client(base, game, players, start, seconds, seed, out) -> None:
+    """One client process: play matches from `start` for `seconds`; send back the samples."""
+    http, rng = Http(base), random.Random(seed)
+    samples = {"moves": [], "prompts": [], "requests": 0, "rejected": 0}
+    time.sleep(max(0.0, start - time.monotonic()))
+    deadline = start + seconds
     while time.monotonic() < deadline:
-        body = session.post(f"{base}/v1/matches", headers=AUTH, json={
-            "game": game, "seats": ["remote"] * players, "seed": rng.randrange(2**31)}).json()
+        _, body = http.call("POST", "/v1/matches", {
+            "game": game, "seats": ["remote"] * players, "seed": rng.randrange(2**31)}, AUTH)
+        samples["requests"] += 1
         headers = {s: {"Authorization": f"Bearer {t}"} for s, t in body["tokens"].items()}
-        _play(session, base, body["id"], headers, rng, moves, prompts, deadline)
-    out.put((moves, prompts))
+        _play(http, body["id"], headers, rng, samples, deadline)
+    out.put(samples)
 
 
-def _play(session, base, match_id, headers, rng, moves, prompts, deadline) -> None:
-    to_act = [str(s) for s in range(len(headers))]
+def _play(http, match_id, headers, rng, samples, deadline) -> None:
+    to_act = ["0"]
     while to_act and time.monotonic() < deadline:
         seat = to_act[0]
-        start = time.perf_counter()
-        prompt = session.get(f"{base}/v1/matches/{match_id}/prompt", headers=headers[seat]).json()
-        prompts.append(time.perf_counter() - start)
+        began = time.perf_counter()
+        _, prompt = http.call("GET", f"/v1/matches/{match_id}/prompt", headers=headers[seat])
+        samples["prompts"].append(time.perf_counter() - began)
+        samples["requests"] += 1
         if not prompt["must_act"]:
-            to_act = [str(s["seat"]) for s in session.get(f"{base}/v1/matches/{match_id}")
-                      .json()["to_act"]]
+            _, match = http.call("GET", f"/v1/matches/{match_id}")
+            samples["requests"] += 1
+            to_act = [str(s["seat"]) for s in match["to_act"]]
             continue
-        start = time.perf_counter()
-        r = session.post(f"{base}/v1/matches/{match_id}/moves", headers=headers[seat],
-                         json={"move": rng.choice(prompt["legal_moves"]),
-                               "expected_version": prompt["version"]})
-        moves.append(time.perf_counter() - start)
-        if r.status_code == 200:
-            to_act = [str(s["seat"]) for s in r.json()["to_act"]]
+        began = time.perf_counter()
+        status, answer = http.call("POST", f"/v1/matches/{match_id}/moves", {
+            "move": rng.choice(prompt["legal_moves"]), "expected_version": prompt["version"]},
+            headers[seat])
+        samples["requests"] += 1
+        if status == 200:
+            samples["moves"].append(time.perf_counter() - began)
+            to_act = [str(s["seat"]) for s in answer["to_act"]]
+        else:
+            samples["rejected"] += 1
 
 
-def _percentile(samples, q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+def _floor_client(base, start, seconds, out) -> None:
+    """One floor client: pairs of GET /floor/prompt and POST /floor/moves."""
+    http = Http(base)
+    samples = {"moves": [], "prompts": [], "requests": 0, "rejected": 0}
+    time.sleep(max(0.0, start - time.monotonic()))
+    version, deadline = 0, start + seconds
+    while time.monotonic() < deadline:
+        began = time.perf_counter()
+        http.call("GET", "/floor/prompt")
+        samples["prompts"].append(time.perf_counter() - began)
+        began = time.perf_counter()
+        status, answer = http.call("POST", "/floor/moves", {"move": {"type": "pass"},
+                                                             "expected_version": version})
+        samples["moves"].append(time.perf_counter() - began)
+        samples["requests"] += 2
+        version = answer["version"]
+    out.put(samples)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def gunicorn_args(workers: int) -> list[str]:
-    """The README's gunicorn options (gevent workers) for `workers` processes."""
-    return ["-w", str(workers), "-k", "gevent", "--worker-connections", "2000"]
-
-
-def _start_gunicorn(workers: int, redis_url: str) -> tuple[subprocess.Popen, str, str]:
-    port, prefix = _free_port(), f"bench-{uuid.uuid4().hex[:8]}"
-    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_PREFIX": prefix,
-           "REFEREE_ORGANISER_KEY": KEY}
-    gunicorn = shutil.which("gunicorn") or os.path.join(os.path.dirname(sys.executable), "gunicorn")
-    proc = subprocess.Popen([gunicorn, *gunicorn_args(workers),
-                             "-b", f"127.0.0.1:{port}", "--log-level", "warning",
-                             "referee.root:create_app()"], env=env)
-    base = f"http://127.0.0.1:{port}"
-    wait_healthy(proc, base, 200, "gunicorn")
-    return proc, base, prefix
-
-
-def wait_healthy(proc, base: str, tries: int, what: str) -> None:
-    """Wait until the server at `base` answers /v1/health (every 50 ms, `tries` times); kill
-    `proc` and raise if it never does."""
-    for _ in range(tries):
-        try:
-            if requests.get(f"{base}/v1/health", timeout=1).status_code == 200:
-                return
-        except requests.RequestException:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError(f"{what} did not start")
-
-
-def run(game: str, players: int, clients: int, seconds: float, base: str) -> dict:
-    """Run the clients against `base`; return the figures."""
-    queue = multiprocessing.Queue()
-    procs = [multiprocessing.Process(target=_client, args=(base, game, players, seconds, i, queue))
-             for i in range(clients)]
+def run(target: dict, clients: int, seconds: float, game: str, players: int) -> dict:
+    """C clients against one target ({"kind": "service"|"floor", "base", "server"}) for
+    `seconds`; the figures, server CPU per request included when its processes are known."""
+    queue, start = multiprocessing.Queue(), time.monotonic() + 0.5
+    if target["kind"] == "service":
+        procs = [multiprocessing.Process(target=_service_client, args=(
+            target["base"], game, players, start, seconds, i, queue)) for i in range(clients)]
+    else:
+        procs = [multiprocessing.Process(target=_floor_client, args=(
+            target["base"], start, seconds, queue)) for _ in range(clients)]
     for proc in procs:
         proc.start()
-    moves, prompts = [], []
-    for _ in procs:
-        m, p = queue.get()
-        moves += m
-        prompts += p
+    time.sleep(max(0.0, start - time.monotonic()))
+    cpu = {name: s.cpu_seconds() for name, s in target["measured"].items()}
+    got = [queue.get() for _ in procs]
+    cpu = {name: s.cpu_seconds() - cpu[name] for name, s in target["measured"].items()}
     for proc in procs:
         proc.join()
-    return {"game": game, "players": players, "clients": clients, "moves": len(moves),
-            "moves_per_s": round(len(moves) / seconds, 1),
-            "move_p50_ms": round(_percentile(moves, 0.50), 2),
-            "move_p99_ms": round(_percentile(moves, 0.99), 2),
-            "move_mean_ms": round(statistics.mean(moves) * 1000, 2),
-            "prompt_p50_ms": round(_percentile(prompts, 0.50), 2),
-            "prompt_p99_ms": round(_percentile(prompts, 0.99), 2)}
+    moves = [m for g in got for m in g["moves"]]
+    prompts = [p for g in got for p in g["prompts"]]
+    requests_ = sum(g["requests"] for g in got)
+    return {"moves_per_s": len(moves) / seconds, "requests": requests_,
+            "rejected": sum(g["rejected"] for g in got),
+            "move_p50": percentile(moves, 0.5), "move_p99": percentile(moves, 0.99),
+            "prompt_p50": percentile(prompts, 0.5), "prompt_p99": percentile(prompts, 0.99),
+            **{f"{name}_cpu_ms": 1000 * used / max(1, requests_) for name, used in cpu.items()}}
+
+
+def _line(name: str, clients: int, r: dict) -> str:
+    cpu = f"{r['server_cpu_ms']:6.3f} ms" if "server_cpu_ms" in r else "     n/a"
+    redis = f"  Redis CPU/request {r['redis_cpu_ms']:.3f} ms" if "redis_cpu_ms" in r else ""
+    return (f"{clients:>3} clients {name:<8} {r['moves_per_s']:>8.1f} moves/s  move p50 "
+            f"{r['move_p50']:6.2f} ms p99 {r['move_p99']:6.2f} ms  prompt p50 "
+            f"{r['prompt_p50']:6.2f} ms p99 {r['prompt_p99']:6.2f} ms  server CPU/request "
+            f"{cpu}{redis}  ({r['requests']:.0f} requests, {r['rejected']:.0f} moves refused)")
+
+
+def _targets(args) -> tuple[list[dict], list]:
+    """The service (started, or at --url) and the floor; (targets, processes to stop)."""
+    started, prefix = [], None
+    base = args.url
+    if base is None:
+        env, prefix = service_env(args.redis_url, KEY)
+        proc, base = start_gunicorn("referee.root:create_app()", args.gunicorn_workers, env)
+        started.append(proc)
+    service = server_at(base)
+    redis = server_at("http://" + (urlsplit(args.redis_url).netloc or "127.0.0.1:6379"))
+    measured = {"server": service} if service else {}
+    if redis is not None:
+        measured["redis"] = redis
+    targets = [{"kind": "service", "name": "referee", "base": base, "server": service,
+                "measured": measured, "prefix": prefix}]
+    if not args.no_floor:
+        workers = service.workers if service and args.url else args.gunicorn_workers
+        proc, floor_base = start_gunicorn("referee.bench.floor:create_app()", workers, {})
+        started.append(proc)
+        floor = server_at(floor_base)
+        targets.insert(0, {"kind": "floor", "name": "floor", "base": floor_base,
+                           "server": floor, "measured": {"server": floor} if floor else {}})
+    return targets, started
 
 
 def main(argv=None) -> None:
-    """Print HTTP figures for 1 and C concurrent clients."""
+    """Print the service's and the floor's figures per client count, and the CPU ratio."""
     from referee.games import GAMES
 
     parser = argparse.ArgumentParser(prog="referee bench http", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default=(GAMES.names() or ["gops"])[0])
-    parser.add_argument("--players", type=int)
-    parser.add_argument("--clients", type=int, nargs="+", default=[1, 4, 8])
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--gunicorn-workers", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--gunicorn-workers", type=int, default=README_WORKERS)
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL",
                                                              "redis://127.0.0.1:6379/0"))
     parser.add_argument("--url", help="benchmark a running service instead of starting one")
+    parser.add_argument("--no-floor", action="store_true", help="skip the bare Flask floor")
     args = parser.parse_args(argv)
-    proc, base, prefix = None, args.url, None
-    if base is None:
-        proc, base, prefix = _start_gunicorn(args.gunicorn_workers, args.redis_url)
-    players = args.players or 3
+    targets, started = _targets(args)
     try:
-        print(f"HTTP against {base} (gunicorn workers: {args.gunicorn_workers}), game {args.game},"
-              f" {players} remote seats, {args.seconds:.0f} s per run", flush=True)
-        for clients in args.clients:
-            r = run(args.game, players, clients, args.seconds, base)
-            print(f"{clients:>3} clients: {r['moves_per_s']:>8.1f} moves/s  move p50 "
-                  f"{r['move_p50_ms']:.2f} ms p99 {r['move_p99_ms']:.2f} ms  prompt p50 "
-                  f"{r['prompt_p50_ms']:.2f} ms p99 {r['prompt_p99_ms']:.2f} ms "
-                  f"({r['moves']} moves)", flush=True)
+        _report(args, targets)
     finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(10)
-            _delete_keys(args.redis_url, prefix)
+        for proc in started:
+            stop(proc)
+        if targets[-1]["prefix"] is not None:
+            delete_keys(args.redis_url, targets[-1]["prefix"])
 
 
-def _delete_keys(redis_url: str, prefix: str) -> None:
-    """Remove the benchmark's matches from Redis."""
-    import redis
+def _report(args, targets: list[dict]) -> None:
+    print(f"HTTP bench, game {args.game}, {args.players} remote seats, {args.seconds:.0f} s per "
+          f"run, {args.rounds} round(s); load average {_load()}", flush=True)
+    for t in targets:
+        what = t["server"].describe() if t["server"] else "processes not on this machine " \
+            "(no worker count, no CPU figure)"
+        extra = f", Redis {args.redis_url}, rate limits off" if t["kind"] == "service" and \
+            not args.url else ""
+        print(f"  {t['name']}: {t['base']} ({what}{extra})", flush=True)
+    for t in targets:   # every worker booted, then warm: caches, connections
+        if t["server"] is not None:
+            t["server"].wait_idle()
+        run(t, 4, 2.0, args.game, args.players)
+    results: dict = {}
+    for round_ in range(args.rounds):
+        for clients in args.clients:
+            for t in targets:
+                r = run(t, clients, args.seconds, args.game, args.players)
+                results.setdefault((t["name"], clients), []).append(r)
+                print(f"round {round_ + 1} " + _line(t["name"], clients, r), flush=True)
+    _summary(args, targets, results)
 
-    client = redis.Redis.from_url(redis_url)
-    keys = list(client.scan_iter(f"{prefix}:*", count=1000))
-    for i in range(0, len(keys), 1000):
-        client.delete(*keys[i:i + 1000])
+
+def _summary(args, targets, results) -> None:
+    print(f"medians over {args.rounds} round(s); load average {_load()}")
+    for clients in args.clients:
+        meds = {t["name"]: {k: statistics.median(r[k] for r in results[(t["name"], clients)])
+                            for k in results[(t["name"], clients)][0]} for t in targets}
+        for name, m in meds.items():
+            print(_line(name, clients, m))
+        if "floor" in meds and "server_cpu_ms" in meds["floor"] and \
+                "server_cpu_ms" in meds["referee"]:
+            ratio = meds["referee"]["server_cpu_ms"] / meds["floor"]["server_cpu_ms"]
+            print(f"{clients:>3} clients: server CPU per request {ratio:.2f}x the floor's "
+                  f"(target <= 2x)")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

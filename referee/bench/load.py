@@ -28,8 +28,9 @@ import uuid
 
 import requests
 
-from referee.bench.http import (_delete_keys, _free_port, _percentile, gunicorn_args,
-                                wait_healthy)
+from referee.bench.servers import (delete_keys as _delete_keys, free_port as _free_port,
+                                   README_WORKERS, gunicorn_args, percentile as _percentile,
+                                   wait_healthy)
 
 PROCESSES = 4
 """Client processes at most (threads inside them make up the client count)."""
@@ -140,7 +141,7 @@ def main(argv=None) -> None:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--clients", type=int, nargs="+", default=[8, 32])
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--gunicorn-workers", type=int, default=2)
+    parser.add_argument("--gunicorn-workers", type=int, default=README_WORKERS)
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL",
                                                              "redis://127.0.0.1:6379/0"))
     args = parser.parse_args(argv)

@@ -32,8 +32,8 @@ import uuid
 import requests
 
 from referee.bench import AUTH, KEY
-from referee.bench.http import (_delete_keys, _free_port, _percentile, gunicorn_args,
-                                wait_healthy)
+from referee.bench.servers import (delete_keys as _delete_keys, free_port as _free_port,
+                                   gunicorn_args, percentile as _percentile, wait_healthy)
 
 HOLD_SECONDS = 50
 """How long each held poll asks to wait (it is woken by the closing move long before)."""
@@ -253,8 +253,10 @@ def main(argv=None) -> None:
                       f"{r['settle_s']:.1f} s)", flush=True)
         first = statistics.median(p99s[args.held[0]])
         for held, values in p99s.items():
-            print(f"median p99 with {held:>5} held: {statistics.median(values):.2f} ms "
-                  f"({statistics.median(values) / first:.2f}x with {args.held[0]} held)")
+            print(f"median p99 with {held:>5} held: {statistics.median(values):.2f} ms, "
+                  f"ratio {statistics.median(values) / first:.2f}x the p99 with "
+                  f"{args.held[0]} held (target <= 2x); load average "
+                  f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         if proc is not None:
             _stop(proc)

@@ -107,29 +107,42 @@ class MatchReading:
 
     def summary(self, meta: MatchMeta, live: Live, viewer: int | None) -> dict:
         """The match as `viewer` (a seat, or None for a spectator) may see it."""
-        game = self.games.get(meta.game)
-        state = self.state(meta, live)
-        decisions = game.pending(state) if live.status == MatchStatus.ACTIVE else ()
-        twins = self.twins_running(meta)
+        moving = self.accepted(meta, live, viewer)
         return {
             "id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
             "players": meta.players, "options": meta.options, "status": live.status,
             "version": live.version, "you": viewer,
             "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
-            "to_act": [{"seat": seat_to_json(d.seat), "decision": d.kind, "sealed": d.sealed}
-                       for d in decisions],
-            "chance": meta.chance,
-            "result": self._result_for(meta, live, Caller(seat=viewer), twins),
+            "to_act": moving["to_act"], "chance": meta.chance, "result": moving["result"],
             "labels": meta.labels,
             "created_at": meta.created_at, "updated_at": live.updated_at,
-            "view": None if viewer is None and twins else game.view(state, viewer),
+            "view": moving["view"],
             "seed_commitment": seed_record(meta, self.seed_revealed(meta, live)),
         }
 
-    def prompt(self, match_id: str, seat: int, wait: float = 0.0) -> dict:
+    def accepted(self, meta: MatchMeta, live: Live, viewer: int | None) -> dict:
+        """What changes with each move, as `viewer` may see it: version, status, who must act,
+        the result and the view (the answer to a move; part of the summary)."""
+        game = self.games.get(meta.game)
+        state = self.state(meta, live)
+        decisions = game.pending(state) if live.status == MatchStatus.ACTIVE else ()
+        # whether twins run matters only to a spectator's view and to failure records: a
+        # seat's answer without failures asks no one (saves a round trip on every move)
+        twins = (viewer is None or bool((live.result or {}).get("failures"))) and \
+            self.twins_running(meta)
+        return {
+            "version": live.version, "status": live.status,
+            "to_act": [{"seat": seat_to_json(d.seat), "decision": d.kind, "sealed": d.sealed}
+                       for d in decisions],
+            "result": self._result_for(meta, live, Caller(seat=viewer), twins),
+            "view": None if viewer is None and twins else game.view(state, viewer),
+        }
+
+    def prompt(self, match_id: str, seat: int, wait: float = 0.0, loaded=None) -> dict:
         """`seat`'s pending decision and legal moves; waits up to `wait` s for a change.
-        The CHANCE seat's also lists the outcomes with their probabilities (`outcomes`)."""
-        meta, live = self.load(match_id)
+        The CHANCE seat's also lists the outcomes with their probabilities (`outcomes`).
+        `loaded`: the (meta, live) the caller just read (saves reading them again)."""
+        meta, live = self.load(match_id) if loaded is None else loaded
         if wait > 0 and live.status == MatchStatus.ACTIVE and seat not in live.pending:
             live = self.store.wait_for_change(match_id, live.version, wait) or live
         game = self.games.get(meta.game)

@@ -97,7 +97,7 @@ class MatchService(MatchReading):
         live = self._live_after(game, meta, None, state, 0)
         self.store.create(meta, live, self.automated_seat(meta, live) is not None,
                           self.remote_due(meta, live))
-        self._states.put(meta.id, 0, state)
+        self._states.put(meta.id, 0, state, live)
         self._after_commit(meta, None, live)
         return Created(meta, live, tokens)
 
@@ -124,13 +124,23 @@ class MatchService(MatchReading):
 
     # -- reading --------------------------------------------------------------------------
 
-    def load(self, match_id: str) -> tuple[MatchMeta, Live]:
-        """The match's meta and live record; raises MatchNotFound."""
+    def load(self, match_id: str, cached: bool = False) -> tuple[MatchMeta, Live]:
+        """The match's meta and live record; raises MatchNotFound. `cached`: the live record
+        this process last saw, if it saw one (no round trip; it may be behind)."""
         meta = self.store.meta(match_id) if isinstance(match_id, str) else None
-        live = self.store.live(match_id) if meta is not None else None
+        live = (cached and self._states.live(match_id)) or (
+            self.current(match_id) if meta is not None else None)
         if meta is None or live is None:
             raise MatchNotFound(f"no match {match_id!r}", match_id=str(match_id))
         return meta, live
+
+    def current(self, match_id: str) -> Live | None:
+        """The match's live record, in one round trip that carries only the version while the
+        one this process last saw is still current; None if there is no such match."""
+        live = self.store.live_since(match_id, self._states.live(match_id))
+        if live is not None:
+            self._states.put(match_id, live.version, live=live)
+        return live
 
     def state(self, meta: MatchMeta, live: Live):
         """The game state of `live` (from the cache when it is current)."""
@@ -152,46 +162,48 @@ class MatchService(MatchReading):
 
     # -- moving ---------------------------------------------------------------------------
 
-    def submit_once(self, match_id: str, seat: int, move, expected_version, key: str):
+    def submit_once(self, match_id: str, seat: int, move, expected_version, key: str,
+                    **known):
         """`submit` under an Idempotency-Key: (live, replayed). A key this seat already used
         in this match answers the match as it is now, and the move does not land again."""
-        return self.submit(match_id, seat, move, expected_version, idempotency=f"{seat}:{key}")
+        return self.submit(match_id, seat, move, expected_version, idempotency=f"{seat}:{key}",
+                           **known)
 
     def submit(self, match_id: str, seat: int, move, expected_version=None, *, by="seat",
                entry_extra=None, update_live=None, from_runner=False, known_live=None,
-               idempotency=None):
+               maybe_behind=False, idempotency=None):
         """Check and apply a move, commit it, and queue automated seats; returns the new live.
 
         Retries on a concurrent commit; a move with `expected_version` then fails as stale.
         `update_live(live)` may record failures, strikes and clocks in the same commit;
         `from_runner` marks moves of the runner, which goes on by itself (no job is queued);
         `known_live` is a live record the caller just read (saves a read; the commit still
-        checks its version). Returns the new live; with `idempotency` (a `seat:key` field),
-        (live, replayed) where replayed says the move had landed before.
+        checks its version), or with `maybe_behind` one that may be behind (this process's
+        cached one: a move it refuses is judged again on the current record). Returns the new
+        live; with `idempotency` (a `seat:key` field), (live, replayed) where replayed says
+        the move had landed before.
         """
         meta, _ = self.load(match_id) if known_live is None else (self.store.meta(match_id), None)
         game = self.games.get(meta.game)
-        for attempt in range(defaults.COMMIT_ATTEMPTS):
+        live, maybe_behind = known_live, maybe_behind and known_live is not None
+        for _ in range(defaults.COMMIT_ATTEMPTS):
             if idempotency and self.store.landed_at(match_id, idempotency) is not None:
                 return self.store.live(match_id), True
-            live = known_live if attempt == 0 and known_live is not None else \
-                self.store.live(match_id)
-            if live.status == MatchStatus.ABORTED:
-                raise MatchAborted(f"match {match_id} was aborted by the service")
-            if live.status == MatchStatus.OVER:  # also a match ended by its move cap
-                raise MatchOver(f"match {match_id} is over")
-            if by == "seat" and str(seat) in live.forfeits:
-                raise SeatForfeited(f"seat {seat} has forfeited "
-                                    f"({live.forfeits[str(seat)].get('code')}): the referee "
-                                    f"plays it now", seat=seat)
+            live = live or self.current(match_id)
             state = self.state(meta, live)
             try:
+                self._may_move(match_id, live, seat, by)
                 new_state, sealed = engine.play(game, state, live.version, seat, move,
                                                 expected_version)
             except RefereeError:
                 # the same key may have landed between the check above and this read
                 if idempotency and self.store.landed_at(match_id, idempotency) is not None:
                     return self.store.live(match_id), True
+                if maybe_behind:   # judged on a record that may be old: judge on the current
+                    maybe_behind, current = False, self.current(match_id)
+                    if current.version != live.version:
+                        live = current
+                        continue
                 raise
             new_live = self._live_after(game, meta, live, new_state, live.version + 1, seat)
             if update_live is not None:
@@ -206,11 +218,25 @@ class MatchService(MatchReading):
             if done == -1:
                 return self.store.live(match_id), True
             if done:
-                self._states.put(match_id, new_live.version, new_state)
+                self._states.put(match_id, new_live.version, new_state, new_live)
                 self._after_commit(meta, live, new_live, queue=not from_runner)
                 return (new_live, False) if idempotency else new_live
+            live, maybe_behind = None, False   # the match moved on: read it again
         raise MatchBusy(f"match {match_id} changed {defaults.COMMIT_ATTEMPTS} times while this move "
                         f"was being committed; submit it again")
+
+    @staticmethod
+    def _may_move(match_id: str, live: Live, seat: int, by: str) -> None:
+        """Refuse a move in a match that ended, or by a seat that forfeited (the referee plays
+        it now): both for good, so a record that may be behind tells it truly."""
+        if live.status == MatchStatus.ABORTED:
+            raise MatchAborted(f"match {match_id} was aborted by the service")
+        if live.status == MatchStatus.OVER:  # also a match ended by its move cap
+            raise MatchOver(f"match {match_id} is over")
+        if by == "seat" and str(seat) in live.forfeits:
+            raise SeatForfeited(f"seat {seat} has forfeited "
+                                f"({live.forfeits[str(seat)].get('code')}): the referee "
+                                f"plays it now", seat=seat)
 
     def _live_after(self, game, meta: MatchMeta, old: Live | None, state, version: int,
                     mover: int | None = None) -> Live:

@@ -1,4 +1,6 @@
-"""The last loaded game state per match, so a hot match skips from_dict."""
+"""The last live record and game state this process saw of each match, so that a hot match
+skips both the transfer and parse of its live record (only its version is checked, store.py
+`live_since`) and the game's from_dict."""
 
 from __future__ import annotations
 
@@ -6,21 +8,38 @@ from collections import OrderedDict
 
 
 class StateCache:
-    """Game states by match, at one version each, least recently used out (states are
-    immutable, so sharing them is safe)."""
+    """Per match, one version's live record and game state, least recently used out.
+
+    Both are shared with every reader and never mutated (a new version is a new Live, states
+    are immutable): a version committed once has one live record, so a cached one is current
+    exactly when the stored version equals its version."""
 
     def __init__(self, size: int = 1024):
         self.size, self._items = size, OrderedDict()
 
     def get(self, match_id: str, version: int):
+        """The game state at `version`, or None."""
         item = self._items.get(match_id)
         if item is None or item[0] != version:
             return None
         self._items.move_to_end(match_id)
-        return item[1]
+        return item[2]
 
-    def put(self, match_id: str, version: int, state) -> None:
-        self._items[match_id] = (version, state)
+    def live(self, match_id: str):
+        """The cached live record of the match (at whatever version), or None."""
+        item = self._items.get(match_id)
+        return None if item is None else item[1]
+
+    def put(self, match_id: str, version: int, state=None, live=None) -> None:
+        """Keep the match at `version`: its state and/or live record (what is known of the
+        same version already cached stays)."""
+        old = self._items.get(match_id)
+        if old is not None and old[0] == version:
+            state = old[2] if state is None else state
+            live = old[1] if live is None else live
+        elif old is not None and old[0] > version:
+            return   # a slower reader of an older version: keep the newer one
+        self._items[match_id] = (version, live, state)
         self._items.move_to_end(match_id)
         while len(self._items) > self.size:
             self._items.popitem(last=False)

@@ -10,12 +10,13 @@ Keys, under one prefix per match (`<prefix>:m:<id>:`):
 A commit is one small Lua script, atomic in Redis: if `ver` still holds the version the move was
 made against, write live and ver, append the log entries and publish; otherwise change nothing.
 Two writers at one version never both land; the loser sees `False` and retries from a fresh
-read (or reports a stale version). One round trip per move.
+read (or reports a stale version). One round trip per move. A reader that holds the live
+record of a version asks `live_since` (one round trip): only `ver` comes back while the match
+is still at that version, since a committed version has exactly one live record.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from enum import Enum
@@ -23,7 +24,9 @@ from enum import Enum
 import redis
 
 from referee.core.chance import CHANCE, INTERNAL
+from referee.service import fastjson
 from referee.service.archive import Archive
+from referee.service.scripts import hot_script
 from referee.service.waits import ChangeHub
 
 _COMMIT = """
@@ -47,10 +50,19 @@ return 1
 # set, remote seats' deadline and change signal land together or not at all. It answers 1 (committed), 0 (the
 # version moved on) or -1 (a move with this idempotency key already landed).
 
+_LIVE_SINCE = """
+local v = redis.call('GET', KEYS[1])
+if not v then return false end
+if v == ARGV[1] then return {v} end
+return {v, redis.call('GET', KEYS[2])}
+"""
+# A reader that holds the live record of some version sends it: when the match is still
+# there, only the version comes back (a few bytes, no state to transfer and parse).
+
 IDEMPOTENCY_TTL = 86_400
 """Seconds an Idempotency-Key of a move is remembered (the same key after that is new)."""
 
-_DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_DUMPS = fastjson.dumps
 # Records are written as vars(record): dataclasses.asdict would deep-copy the whole game
 # state first (measured: about 1 ms a commit on a Dschunke state).
 
@@ -112,7 +124,8 @@ class MatchStore:
         self.redis = client
         self.prefix = prefix
         self._meta_cache: dict[str, MatchMeta] = {}
-        self._commit = client.register_script(_COMMIT)
+        self._commit = hot_script(client, _COMMIT)
+        self._live_since = hot_script(client, _LIVE_SINCE)
         self.archive = Archive(client, prefix)
         # held waits share one pub/sub listener per store (started by the first wait)
         self.changes = ChangeHub(client, self.key("*", "events"), self.match_of_channel)
@@ -150,7 +163,7 @@ class MatchStore:
                 return None
             meta = MatchMeta(**archived["meta"])
         else:
-            meta = MatchMeta(**json.loads(raw))
+            meta = MatchMeta(**fastjson.loads(raw))
         if len(self._meta_cache) > 10_000:
             self._meta_cache.clear()
         self._meta_cache[match_id] = meta
@@ -162,7 +175,17 @@ class MatchStore:
         if raw is None:
             archived = self.archive.read(match_id)
             return None if archived is None else Live(**archived["live"])
-        return Live(**json.loads(raw))
+        return Live(**fastjson.loads(raw))
+
+    def live_since(self, match_id: str, known: Live | None) -> Live | None:
+        """The match's live record, in one round trip: `known` itself when the stored
+        version is still its version (only the version is read), else the stored record;
+        None if there is no such match."""
+        found = self._live_since(keys=[self.key(match_id, "ver"), self.key(match_id, "live")],
+                                 args=["" if known is None else known.version])
+        if not found or len(found) == 2 and found[1] is None:
+            return self.live(match_id)   # archived (or gone): the archive answers
+        return known if len(found) == 1 else Live(**fastjson.loads(found[1]))
 
     def commit(self, match_id: str, expected_version: int, live: Live, entries: list[dict],
                automated: bool = False, idempotency: str = "",
@@ -217,7 +240,7 @@ class MatchStore:
             archived = self.archive.read(match_id)
             if archived is not None:
                 return archived["log"][start:]
-        return [json.loads(e) for e in entries]
+        return [fastjson.loads(e) for e in entries]
 
     def live_with_log_length(self, match_id: str) -> tuple[Live | None, int]:
         """The live record and the number of log entries at its version, read together."""
@@ -229,7 +252,7 @@ class MatchStore:
             archived = self.archive.read(match_id)
             return (None, 0) if archived is None else (Live(**archived["live"]),
                                                        len(archived["log"]))
-        return Live(**json.loads(raw)), length
+        return Live(**fastjson.loads(raw)), length
 
     def wait_for_change(self, match_id: str, version: int, timeout: float) -> Live | None:
         """Block up to `timeout` seconds until the match moves past `version`; the newest live.

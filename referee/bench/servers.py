@@ -1,0 +1,198 @@
+"""The servers the HTTP benchmarks start and measure: gunicorn as the README deploys it, and
+what a running server on this machine is made of (its processes, their CPU time), read from
+/proc so that `--url` reports the real worker count and CPU too."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import requests
+
+README_WORKERS = 4
+"""The README's deployment: `gunicorn -w 4 -k gevent --worker-connections 2000`."""
+
+
+def gunicorn_args(workers: int = README_WORKERS) -> list[str]:
+    """The README's gunicorn options (gevent workers) for `workers` processes."""
+    return ["-w", str(workers), "-k", "gevent", "--worker-connections", "2000"]
+
+
+def free_port() -> int:
+    """A free loopback port."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def percentile(samples, q: float) -> float:
+    """The q-quantile of `samples` (seconds), in milliseconds (NaN without samples)."""
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def binary(name: str) -> str:
+    """A program of this virtualenv (or on PATH)."""
+    return shutil.which(name) or os.path.join(os.path.dirname(sys.executable), name)
+
+
+def start_gunicorn(app: str, workers: int, env_extra: dict, tries: int = 400,
+                   health: str = "/v1/health") -> tuple[subprocess.Popen, str]:
+    """gunicorn with the README's options serving `app` on a free loopback port; (process,
+    base URL) once `health` answers."""
+    port = free_port()
+    proc = subprocess.Popen([binary("gunicorn"), *gunicorn_args(workers),
+                             "-b", f"127.0.0.1:{port}", "--log-level", "warning", app],
+                            env={**os.environ, **env_extra})
+    base = f"http://127.0.0.1:{port}"
+    wait_healthy(proc, base, tries, "gunicorn", health)
+    return proc, base
+
+
+def service_env(redis_url: str, key: str, limits: bool = False) -> tuple[dict, str]:
+    """The environment of a benchmarked service on `redis_url`: its own key prefix, the
+    organiser key `key`, rate limits off unless `limits`; (environment, prefix)."""
+    prefix = f"bench-{uuid.uuid4().hex[:8]}"
+    return {"REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_ORGANISER_KEY": key,
+            "REFEREE_RATE_LIMITS": "on" if limits else "off"}, prefix
+
+
+def wait_healthy(proc, base: str, tries: int, what: str, health: str = "/v1/health") -> None:
+    """Wait until the server at `base` answers `health` (every 50 ms, `tries` times); kill
+    `proc` and raise if it never does."""
+    for _ in range(tries):
+        try:
+            if requests.get(f"{base}{health}", timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"{what} did not start")
+
+
+def stop(proc: subprocess.Popen | None) -> None:
+    """Stop a server this benchmark started."""
+    if proc is not None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def delete_keys(redis_url: str, prefix: str | None) -> None:
+    """Remove a benchmark's keys (`prefix:*`) from Redis."""
+    import redis
+
+    if prefix is None:
+        return
+    client = redis.Redis.from_url(redis_url)
+    keys = list(client.scan_iter(f"{prefix}:*", count=1000))
+    for i in range(0, len(keys), 1000):
+        client.delete(*keys[i:i + 1000])
+
+
+# -- a server's processes, from /proc --------------------------------------------------------
+
+@dataclass
+class Server:
+    """The processes listening on one loopback port: a gunicorn master and its workers, or a
+    single process."""
+
+    pids: list[int]
+    master: int
+    command: str
+
+    @property
+    def workers(self) -> int:
+        """Worker processes (gunicorn's children holding the socket; 1 for a lone process)."""
+        return max(1, len(self.pids) - 1) if "gunicorn" in self.command else len(self.pids)
+
+    def describe(self) -> str:
+        """What was measured, as a person reads it."""
+        kind = f"gunicorn, {self.workers} workers" if "gunicorn" in self.command else \
+            f"{len(self.pids)} process(es)"
+        return f"{kind}: {self.command}"
+
+    def wait_idle(self, limit: float = 120.0) -> float:
+        """Wait until the processes use almost no CPU over half a second (gunicorn answers
+        health checks from its first worker while the others still import: their start-up
+        must not count as request CPU); the seconds waited."""
+        start = time.monotonic()
+        used = self.cpu_seconds()
+        while time.monotonic() - start < limit:
+            time.sleep(0.5)
+            now = self.cpu_seconds()
+            if now - used < 0.03:
+                break
+            used = now
+        return time.monotonic() - start
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time used so far by the server's processes."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for pid in self.pids:
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue   # a worker that was restarted: its time is lost, say so by being low
+            total += int(fields[11]) + int(fields[12])   # utime, stime
+        return total / ticks
+
+
+def _listening_inode(port: int) -> str | None:
+    """The socket inode listening on `port` (IPv4 or IPv6), from /proc/net."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            cols = row.split()
+            if int(cols[1].rsplit(":", 1)[1], 16) == port and cols[3] == "0A":   # LISTEN
+                return cols[9]
+    return None
+
+
+def server_at(url: str) -> Server | None:
+    """The processes serving `url` when it is a port on this machine that we may inspect;
+    None otherwise (a remote service: no worker count, no CPU figure)."""
+    parts = urlsplit(url)
+    if parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+        return None
+    inode = _listening_inode(parts.port or 80)
+    if inode is None:
+        return None
+    target, pids = f"socket:[{inode}]", []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if any(os.readlink(f"/proc/{pid}/fd/{fd}") == target
+                   for fd in os.listdir(f"/proc/{pid}/fd")):
+                pids.append(int(pid))
+        except OSError:
+            continue
+    if not pids:
+        return None
+    parents = {pid: _parent(pid) for pid in pids}
+    master = next((pid for pid in pids if parents[pid] not in pids), pids[0])
+    with open(f"/proc/{master}/cmdline", "rb") as f:
+        command = " ".join(a.decode(errors="replace") for a in f.read().split(b"\0") if a)
+    return Server(sorted(pids), master, command)
+
+
+def _parent(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])

@@ -1,0 +1,175 @@
+"""The store's two hot Lua scripts (read a live record, commit a move) sent over plain sockets.
+
+A move or a prompt makes one Redis round trip, and redis-py spends about two hundred Python
+calls on each (retries, observability hooks, the pool, its parser): measured inside a request,
+some 0.3-0.4 ms of CPU of a 1-2 ms request, ten times the round trip itself. These scripts go
+over a pool of our own sockets instead, encoding the command and reading the reply (RESP2) in a
+few lines. Everything else, and any server we cannot reach by plain TCP (TLS, Unix sockets, the
+embedded store), stays with redis-py (`hot_script` returns its Script there).
+
+Failures keep redis-py's meaning: a Redis error reply raises redis.ResponseError, a broken
+connection redis.ConnectionError. A pooled connection the server closed while it sat idle (a
+restart, a timeout) is noticed before use, as redis-py does, and replaced; a command is never
+sent twice, so a commit never runs twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import select
+import socket
+import threading
+
+import redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
+
+
+def hot_script(client: redis.Redis, text: str):
+    """A callable `(keys=[...], args=[...])` running `text` on the server of `client`: over our
+    own sockets for a plain TCP server, else redis-py's Script."""
+    pool = getattr(client, "connection_pool", None)
+    if pool is None or getattr(pool, "connection_class", None) is not redis.Connection:
+        return client.register_script(text)
+    return SocketScript(Sockets(pool.connection_kwargs, getattr(pool, "max_connections", 100),
+                                getattr(pool, "timeout", None)), text)
+
+
+def _command(args) -> bytes:
+    """One command in RESP: an array of bulk strings."""
+    parts = [b"*%d\r\n" % len(args)]
+    for arg in args:
+        data = arg if isinstance(arg, bytes) else str(arg).encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+def _reply(read):
+    """One RESP2 reply from a buffered reader, decoded as UTF-8 text."""
+    line = read.readline()
+    if not line.endswith(b"\r\n"):
+        raise RedisConnectionError("Redis closed the connection")
+    kind, rest = line[:1], line[1:-2]
+    if kind == b"$":
+        size = int(rest)
+        return None if size < 0 else read.read(size + 2)[:-2].decode()
+    if kind == b"*":
+        size = int(rest)
+        return None if size < 0 else [_reply(read) for _ in range(size)]
+    if kind == b":":
+        return int(rest)
+    if kind == b"+":
+        return rest.decode()
+    if kind == b"-":
+        message = rest.decode()
+        raise NoScriptError(message) if message.startswith("NOSCRIPT") else \
+            ResponseError(message)
+    raise RedisConnectionError(f"unexpected reply from Redis: {line[:40]!r}")
+
+
+class Sockets:
+    """A pool of plain connections to the server redis-py's pool points at (host, port, db,
+    user and password as configured there): at most `most` at once, a caller waiting up to
+    `wait` seconds for one, as redis-py's blocking pool does."""
+
+    def __init__(self, settings: dict, most: int, wait: float | None):
+        self.settings, self.wait = settings, wait
+        self._idle: list = []
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(most)
+
+    def _connect(self):
+        s = self.settings
+        sock = socket.create_connection((s.get("host", "localhost"), s.get("port", 6379)),
+                                        timeout=s.get("socket_connect_timeout"))
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        sock.settimeout(s.get("socket_timeout"))
+        conn = (sock, sock.makefile("rb"))
+        try:
+            if s.get("password"):
+                user = [s["username"]] if s.get("username") else []
+                self._ask(conn, ["AUTH", *user, s["password"]])
+            if s.get("db"):
+                self._ask(conn, ["SELECT", s["db"]])
+        except BaseException:
+            self._close(conn)
+            raise
+        return conn
+
+    @staticmethod
+    def _ask(conn, args):
+        conn[0].sendall(_command(args))
+        return _reply(conn[1])
+
+    def call(self, args: list):
+        """Send one command and return its reply."""
+        if not self._slots.acquire(timeout=self.wait):
+            raise RedisConnectionError("no Redis connection free (REFEREE_REDIS_CONNECTIONS)")
+        try:
+            return self._call(args)
+        finally:
+            self._slots.release()
+
+    def _call(self, args: list):
+        try:
+            conn = self._take()
+        except OSError as err:
+            raise RedisConnectionError(f"cannot connect to Redis: {err}") from err
+        try:
+            conn[0].sendall(_command(args))
+            answer = _reply(conn[1])
+        except OSError as err:
+            self._close(conn)
+            raise RedisConnectionError(f"Redis connection failed: {err}") from err
+        except BaseException:
+            self._close(conn)   # an error reply, or an interrupted read: start afresh
+            raise
+        self._put(conn)
+        return answer
+
+    def _take(self):
+        """An idle connection the server has not closed (a closed one reads as ready: end of
+        file), else a new one."""
+        if self._pid != os.getpid():   # a forked child: the parent's sockets are not ours
+            self._idle, self._pid = [], os.getpid()
+        while True:
+            with self._lock:
+                conn = self._idle.pop() if self._idle else None
+            if conn is None:
+                return self._connect()
+            if not select.select([conn[0]], [], [], 0)[0]:
+                return conn
+            self._close(conn)
+
+    def _put(self, conn) -> None:
+        with self._lock:
+            self._idle.append(conn)
+
+    @staticmethod
+    def _close(conn) -> None:
+        for part in (conn[1], conn[0]):
+            try:
+                part.close()
+            except OSError:
+                pass
+
+
+class SocketScript:
+    """A Lua script run by EVALSHA over `Sockets` (loaded with SCRIPT LOAD when the server
+    does not know it yet, e.g. after a restart)."""
+
+    def __init__(self, sockets: Sockets, text: str):
+        self.sockets, self.text = sockets, text
+        self.sha = hashlib.sha1(text.encode()).hexdigest()
+
+    def __call__(self, keys=(), args=()):
+        """The script's reply for `keys` and `args`."""
+        command = ["EVALSHA", self.sha, len(keys), *keys, *args]
+        try:
+            return self.sockets.call(command)
+        except NoScriptError:
+            self.sockets.call(["SCRIPT", "LOAD", self.text])
+            return self.sockets.call(command)
