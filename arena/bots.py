@@ -15,6 +15,7 @@ import time
 
 from arena import botclient
 from arena.botclient import Reply
+from arena.bothealth import FAILURE_KINDS, PUBLIC_FAILURE_KEYS, HealthFigures, Tally
 from arena.botslots import CallSlots, max_calls_setting
 from arena.botstanding import Standing, disable_after_setting
 from arena.errors import BotNotFound, BotRejected, BotUrlTaken
@@ -23,19 +24,9 @@ from arena.netguard import AddressPolicy, InvalidBotUrl, Target, UrlRefused, che
 from arena.protocol import API_VERSION
 
 HEALTH_TIMEOUT_S = 5.0
-LATENCY_SAMPLES = 1000
-FAILURE_KINDS = {"bot.timeout": "timeouts", "bot.unreachable": "crashes",
-                 "bot.http_error": "crashes", "bot.bad_response": "bad_responses",
-                 "bot.illegal_move": "illegal_moves", "bot.stalling": "stalls",
-                 "bot.url_refused": "crashes", "bot.disabled": "other"}
-"""Which health counter each failure code counts towards."""
 
-PUBLIC_FAILURE_KEYS = ("code",)
-"""What of a failure record anyone may read in a bot's health (with its match, version, time
-and log link); the rest is the owner's."""
-
-
-class BotRegistry:
+__all__ = ["FAILURE_KINDS", "PUBLIC_FAILURE_KEYS", "BotRegistry", "health_check"]
+class BotRegistry(HealthFigures):
     """Bots under `<prefix>:bot:<id>`; stats in a hash, latencies in a capped list."""
 
     def __init__(self, redis, prefix: str, policy: AddressPolicy | None = None,
@@ -52,6 +43,7 @@ class BotRegistry:
         self.standing = Standing(redis, self._key, disable_after if disable_after is not None
                                  else disable_after_setting())
         self._cache: dict[str, dict] = {}  # bot records never change once registered
+        self.tally = Tally()
 
     def _key(self, bot_id: str, part: str = "") -> str:
         return f"{self.prefix}:bot:{bot_id}{':' + part if part else ''}"
@@ -189,92 +181,35 @@ class BotRegistry:
         check_address(target.addresses, self.policy)
         return target
 
-    def call(self, bot: dict, path: str, payload: dict | None, timeout_s: float) -> Reply:
+    def call(self, bot: dict, path: str, payload: dict | None, timeout_s: float,
+             defer_release: bool = False) -> Reply:
         """Call the bot at its pinned address, signed with its secret, holding one of its
         call slots; never raises for the bot's faults (a refused address is the failure
-        bot.url_refused; no free slot within the deadline, bot.timeout)."""
+        bot.url_refused; no free slot within the deadline, bot.timeout). Taking the slot
+        reads the secret in the same round trip. `defer_release`: the runner's calls, whose
+        slot goes back with its next call or its `flush`."""
         start = time.monotonic()
         try:
             target = self.target(bot)
         except (UrlRefused, InvalidBotUrl):
             return Reply(failure={"code": "bot.url_refused"})
-        token = self.slots.acquire(bot["id"], start + timeout_s)
+        token, secret = self.slots.acquire_reading(bot["id"], start + timeout_s,
+                                                   self._key(bot["id"], "secret"))
         if token is None:
             return Reply(failure={"code": "bot.timeout", "limit_ms": round(timeout_s * 1000),
                                   "detail": "every call slot of the bot stayed busy"},
                          latency_ms=(time.monotonic() - start) * 1000)
         try:
             waited = time.monotonic() - start
-            reply = botclient.call(target, path, payload, self.secret_of(bot),
+            reply = botclient.call(target, path, payload, secret or bot.get("secret"),
                                    timeout_s - waited)
         finally:
-            self.slots.release(bot["id"], token)
+            if defer_release:
+                self.slots.defer(bot["id"], token)
+            else:
+                self.slots.release(bot["id"], token)
         reply.latency_ms += waited * 1000
         return reply
-
-    # -- health figures -------------------------------------------------------------------
-
-    def record_move(self, bot_id: str, latency_ms: float, failure: dict | None,
-                    match_id: str, version: int, private: dict | None = None) -> None:
-        """Count one request to the bot: its latency and, if it failed, why (`private`:
-        what it sent, kept for its owner)."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hincrby(self._key(bot_id, "stats"), "moves", 1)
-        pipe.lpush(self._key(bot_id, "lat"), round(latency_ms, 3))
-        pipe.ltrim(self._key(bot_id, "lat"), 0, LATENCY_SAMPLES - 1)
-        if failure is not None:
-            self._failure(pipe, bot_id, failure, match_id, version, private)
-        pipe.execute()
-
-    def record_failure(self, bot_id: str, failure: dict, match_id: str, version: int) -> None:
-        """Count a failure found after the bot answered (an illegal move)."""
-        pipe = self.redis.pipeline(transaction=False)
-        self._failure(pipe, bot_id, failure, match_id, version)
-        pipe.execute()
-
-    def _failure(self, pipe, bot_id, failure, match_id, version, private=None) -> None:
-        """The public last error keeps the code and our own figures; the full record and
-        what the bot sent go to the owner-only key."""
-        where = {"match": match_id, "version": version, "at": time.time(),
-                 "log": f"/v1/matches/{match_id}/log"}
-        public = {k: failure[k] for k in PUBLIC_FAILURE_KEYS if k in failure}
-        pipe.hincrby(self._key(bot_id, "stats"), FAILURE_KINDS.get(failure["code"], "other"), 1)
-        pipe.set(self._key(bot_id, "last_error"), json.dumps({**public, **where}))
-        pipe.set(self._key(bot_id, "private"), json.dumps(
-            {**failure, **where, **({"sent": private} if private else {})}))
-
-    def record_match(self, bot_id: str, forfeit: dict | None = None) -> None:
-        """Count a finished match the bot played; `forfeit`, its seat's forfeit record if it
-        forfeited (failed matches in a row disable the bot)."""
-        self.redis.hincrby(self._key(bot_id, "stats"), "matches", 1)
-        self.standing.match_ended(bot_id, forfeit)
-
-    def enable(self, bot_id: str) -> dict:
-        """Re-enable a disabled bot (its owner or an organiser decided, at the route).
-        Raises BotNotFound."""
-        bot = self.get(bot_id)
-        self.standing.enable(bot_id)
-        return bot
-
-    def disable(self, bot_id: str, reason: str) -> dict:
-        """Disable a bot by an organiser's decision. Raises BotNotFound."""
-        bot = self.get(bot_id)
-        self.standing.disable(bot_id, reason)
-        return bot
-
-    def health(self, bot_id: str) -> dict:
-        """Matches, moves, failures by kind, latency p50/p95, and the last error."""
-        stats = {k: int(v) for k, v in self.redis.hgetall(self._key(bot_id, "stats")).items()}
-        samples = sorted(float(x) for x in self.redis.lrange(self._key(bot_id, "lat"), 0, -1))
-        last = self.redis.get(self._key(bot_id, "last_error"))
-        figures = {k: stats.get(k, 0) for k in ("matches", "moves", "timeouts", "crashes",
-                                                "bad_responses", "illegal_moves", "stalls")}
-        figures["latency_ms"] = {"p50": _pct(samples, 0.50), "p95": _pct(samples, 0.95),
-                                 "samples": len(samples)}
-        figures["last_error"] = json.loads(last) if last else None
-        return {**figures, **self.standing.figures(bot_id),
-                "calls_in_flight": self.slots.in_flight(bot_id)}
-
 
 def health_check(target: Target) -> dict:
     """`GET /` of the bot: it must answer JSON with apiversion 1; returns that JSON.
@@ -307,9 +242,3 @@ def _described(info: dict) -> dict:
     if isinstance(games, list):
         kept["games"] = [str(g)[:100] for g in games[:50]]
     return kept
-
-
-def _pct(samples: list, q: float):
-    if not samples:
-        return None
-    return round(samples[min(len(samples) - 1, int(q * len(samples)))], 2)

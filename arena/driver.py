@@ -52,7 +52,7 @@ class BotDriver:
                 return Choice(failure=failure, clock_ms=bank)
         budget_ms = limits["move_ms"] + bank
         reply = self.bots.call(bot, "/move", self._move_payload(turn, limits, bank, budget_ms),
-                               budget_ms / 1000)
+                               budget_ms / 1000, defer_release=True)
         bank = max(0.0, bank - max(0.0, reply.latency_ms - limits["move_ms"]))
         failure, private = reply.failure, reply.private
         if failure is None:
@@ -67,6 +67,11 @@ class BotDriver:
         """The referee found a failure after the bot answered (an illegal move, stalling):
         count it against the bot."""
         self.bots.record_failure(ref, failure, match_id, version)
+
+    def flush(self) -> None:
+        """The runner stops: write the bots' health counts kept meanwhile and give back the
+        call slot of the last call (see BotRegistry.flush)."""
+        self.bots.flush()
 
     def _first_request(self, match_id: str, seat: int) -> bool:
         """True once per (match, seat) across all processes: time to send /start."""
@@ -83,7 +88,8 @@ class BotDriver:
             return {"code": "bot.disabled", "phase": "start"}     # was made: not called
         payload = {"apiversion": API_VERSION, "match": _match_info(meta), "seat": turn.seat,
                    "limits": {k: limits[k] for k in ("move_ms", "bank_ms", "start_ms")}}
-        reply = self.bots.call(bot, "/start", payload, limits["start_ms"] / 1000)
+        reply = self.bots.call(bot, "/start", payload, limits["start_ms"] / 1000,
+                               defer_release=True)
         self.bots.record_move(bot["id"], reply.latency_ms, reply.failure, meta.id, 0,
                               reply.private)
         if reply.failure is not None:

@@ -127,6 +127,13 @@ class Arena(ServiceHooks):
 
     # -- finishing ------------------------------------------------------------------------
 
+    def after_commit(self, meta, old, live) -> None:
+        """A match ended: the bots' health counts this process kept go out now, before its
+        finishing (here or in another worker) counts the match."""
+        if old is not None and old.status == MatchStatus.ACTIVE and \
+                live.status != MatchStatus.ACTIVE:
+            self.bots.flush()
+
     def on_finish(self, meta, live) -> None:
         """A match ended: finish it now (inline) or through a job, if it is the arena's."""
         if not meta.labels.get("arena") and not any(s["kind"].startswith("bot:")

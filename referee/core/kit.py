@@ -197,6 +197,7 @@ class KitGame(Game):
     state_schema: dict | None = None
     _kinds: dict = {}
     _rules: dict = {}
+    _asked: tuple = (None, ())  # (the last state asked about, its awaiting entries)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -314,12 +315,17 @@ class KitGame(Game):
             raise InvalidState(f"invalid {name} state: malformed "
                                f"({type(err).__name__}: {err})") from err
 
-    def _awaiting(self, state):
-        for entry in self.awaiting(state):
-            if len(entry) == 2:
-                yield entry[0], entry[1], self._kinds[entry[1]].move_types
-            else:
-                yield entry[0], entry[1], tuple(entry[2])
+    def _awaiting(self, state) -> tuple:
+        """`awaiting` with each entry's open types, remembered for the last state asked about:
+        one move asks about its state four times (engine, bot, apply, service), and a state
+        is never changed once made (apply copies), so identity is enough to know it again."""
+        asked = self._asked  # one read: another thread may replace it meanwhile
+        if asked[0] is state:
+            return asked[1]
+        entries = tuple((e[0], e[1], self._kinds[e[1]].move_types if len(e) == 2
+                         else tuple(e[2])) for e in self.awaiting(state))
+        self._asked = (state, entries)  # holds the state, so its id is not reused meanwhile
+        return entries
 
     def _decision_of(self, state, seat: int):
         for other, kind, types in self._awaiting(state):

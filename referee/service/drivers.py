@@ -41,7 +41,10 @@ class Turn:
 
 
 class SeatDriver(Protocol):
-    """What the service asks of whoever plays a seat kind `<prefix>:<ref>`."""
+    """What the service asks of whoever plays a seat kind `<prefix>:<ref>`.
+
+    A driver may also have `flush()`: the runner calls it when it stops, to write what the
+    driver kept in memory while it played (the arena's bot health figures)."""
 
     def validate(self, ref: str) -> None:
         """Raise InvalidSeats if `ref` names nobody this driver can seat."""

@@ -32,6 +32,25 @@ class Lease:
         self.renewed = time.monotonic()
         return bool(self.redis.set(self.key, self.token, nx=True, px=int(self.seconds * 1000)))
 
+    def acquire_reading(self, key: str) -> tuple[bool, object]:
+        """Take the lease if nobody holds it, then read `key`, in one round trip:
+        (taken, the value of `key` just after)."""
+        self.renewed = time.monotonic()
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(self.key, self.token, nx=True, px=int(self.seconds * 1000))
+        pipe.get(key)
+        taken, value = pipe.execute()
+        return bool(taken), value
+
+    def release_reading(self, key: str) -> tuple[bool, object]:
+        """Give the lease up if it is still ours, then read `key`, in one round trip:
+        (whether it was ours, the value of `key` just after)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.eval(_RELEASE, 1, self.key, self.token)
+        pipe.get(key)
+        released, value = pipe.execute()
+        return bool(released), value
+
     def renew(self, lazy: bool = False) -> bool:
         """Extend the lease; False if it is no longer ours (it expired and was taken).
 

@@ -9,6 +9,7 @@ the janitor re-queues the match, which resumes from the stored state and log.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import socket
@@ -20,7 +21,7 @@ from referee.core.errors import IllegalMove, MalformedMove, StaleVersion, Unexpe
 from referee.service import defaults
 from referee.service.drivers import REMOTE, Choice, SeatDriver, Turn, split_kind
 from referee.service.lease import Lease
-from referee.service.store import MatchStatus
+from referee.service.store import Live, MatchStatus
 
 log = logging.getLogger(__name__)
 
@@ -41,14 +42,20 @@ def runner_lease(service, meta, runner_id: str = RUNNER_ID) -> Lease:
 
 
 def advance(service, match_id: str, runner_id: str = RUNNER_ID) -> int:
-    """Play automated seats until a remote seat must act or the match ends; moves made."""
-    meta, live = service.load(match_id)
-    lease = runner_lease(service, meta, runner_id)
-    if not lease.acquire():
+    """Play automated seats until a remote seat must act or the match ends; moves made.
+
+    Two round trips besides the moves: taking the lease reads the live record, releasing it
+    reads the record again (a move that landed meanwhile must not strand the match)."""
+    meta = service.store.meta(match_id) if isinstance(match_id, str) else None
+    if meta is None:
+        meta, _ = service.load(match_id)  # MatchNotFound, or a match stored just now
+    lease, key = runner_lease(service, meta, runner_id), service.store.key(match_id, "live")
+    taken, raw = lease.acquire_reading(key)
+    if not taken:
         return 0  # another runner holds the match; it will see our change too
     moves = 0
     try:
-        live = service.store.live(match_id)
+        live = _live(service, match_id, raw)
         while lease.renew(lazy=True):
             seat = service.automated_seat(meta, live) if live.status == MatchStatus.ACTIVE else None
             if seat is None:
@@ -56,16 +63,32 @@ def advance(service, match_id: str, runner_id: str = RUNNER_ID) -> int:
             landed, live = _play_one(service, meta, live, seat)
             moves += landed
     finally:
-        lease.release()
-    _requeue_if_needed(service, match_id)
+        _, raw = lease.release_reading(key)
+        _flush_drivers(service)
+    _requeue_if_needed(service, meta, _live(service, match_id, raw))
     return moves
 
 
-def _requeue_if_needed(service, match_id: str) -> None:
+def _live(service, match_id: str, raw: str | None):
+    """The live record from its stored JSON (read with the lease); the store's own read when
+    it was not there (archived, or gone: MatchNotFound)."""
+    if raw is not None:
+        return Live(**json.loads(raw))
+    return service.load(match_id)[1]
+
+
+def _flush_drivers(service) -> None:
+    """The runner stops: drivers write what they kept in memory meanwhile (bot health)."""
+    for driver in service.drivers.values():
+        flush = getattr(driver, "flush", None)
+        if flush is not None:
+            flush()
+
+
+def _requeue_if_needed(service, meta, live) -> None:
     """A move that landed while we were releasing the lease must not strand the match."""
-    meta, live = service.load(match_id)
     if live.status == MatchStatus.ACTIVE and service.automated_seat(meta, live) is not None:
-        service.enqueue(match_id, live.version)
+        service.enqueue(meta.id, live.version)
 
 
 def _play_one(service, meta, live, seat: int):

@@ -11,7 +11,7 @@ import threading
 import time
 from http.server import ThreadingHTTPServer
 
-from arena.bench import JsonBotHandler
+from arena.benchbot import JsonBotHandler
 from arena.protocol import verify
 
 

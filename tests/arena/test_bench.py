@@ -1,0 +1,37 @@
+"""`referee bench arena` compares like with like (issue 17): one policy in every figure, the
+same moves checked, HTTP bots in processes of their own, nobody forfeiting; figures printed."""
+
+from __future__ import annotations
+
+import re
+
+from arena import bench
+from arena.benchbot import BotProcess, bench_move
+from arena.benchruns import floor_ms
+
+
+def test_the_bench_plays_one_match_everywhere_and_prints_the_ratios(needs_real_redis, capsys):
+    """README's `referee bench arena`, small: the rules loop, in-process bots (embedded
+    store, real Redis) and HTTP bots play equal logs; floor, ratios and round trips shown."""
+    bench.main(["--game", "gops", "--matches", "2", "--rounds", "1", "--no-workers",
+                "--redis-url", needs_real_redis])
+    out = capsys.readouterr().out
+    assert "equal (" in out and "0 played by the referee, 0 forfeits" in out, out
+    assert re.search(r"floor: .*: \d+\.\d+ ms", out), out
+    assert re.search(r"= \d+\.\d+x the rules alone \(target <= 2x\)", out), out
+    assert re.search(r"referee overhead -?\d+ us \(target <= 150 us\); \d\.\d\d Redis round", out)
+    assert re.search(r"= \d+\.\d+x the floor \(target <= 3\.5x\); \d\.\d\d Redis round", out)
+    assert out.count("load average") == 2
+
+
+def test_the_bench_bot_is_a_process_of_its_own_playing_the_policy():
+    """The bot answers from another process; its move is the policy's, from the request."""
+    bot = BotProcess()
+    try:
+        assert bot.proc.pid and bot.proc.poll() is None
+        assert floor_ms(bot.url, calls=20) > 0
+    finally:
+        bot.stop()
+    moves = [{"type": "a"}, {"type": "b"}, {"type": "c"}]
+    picks = {bench_move(moves, version, seat)["type"] for version in range(30) for seat in (0, 1)}
+    assert picks == {"a", "b", "c"}  # not always the first legal move (which can stall)

@@ -1,0 +1,75 @@
+"""Redis round trips per move of a bot match run by the runner (issue 17), counted on the
+socket: a count, not a time. A move of an HTTP bot costs two (its call slot, read together
+with the bot's secret and giving back the previous slot; the commit), a builtin's one (the
+commit); bot health waits in the worker; the lease is taken and given back with one read each.
+
+Per-match work (creating, /start, finishing) is the same for a short and a long match, so the
+difference between the two, per move, is what a move costs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from arena import bothealth
+from arena.benchruns import RoundTrips
+from arena.plugin import arena_plugin
+from referee.root import build_service
+from referee.service import runner
+from referee.service.config import Settings
+from tests.conftest import delete_keys, unique_name
+from tests.support.bots import BotServer
+
+
+@pytest.fixture
+def arena(needs_real_redis, monkeypatch):
+    """An arena on the real Redis whose matches finish inline; health written only at the
+    end of a match or of the runner (no periodic write lands in one match but not another)."""
+    monkeypatch.setattr(bothealth, "FLUSH_REQUESTS", 10**9)
+    monkeypatch.setattr(bothealth, "FLUSH_SECONDS", 10.0**9)
+    prefix = unique_name("trips")
+    service = build_service(Settings(redis_url=needs_real_redis, key_prefix=prefix),
+                            [arena_plugin(inline=True, loopback=True)], queued=False)
+    yield service.extensions["arena"]
+    delete_keys(needs_real_redis, prefix, "none")
+
+
+def _played(arena, seats, cards: int) -> tuple[int, int]:
+    """(moves, round trips) of one gops match run to its end by the runner."""
+    created = arena.create_match("gops", seats, {"cards": cards}, 3, rated=False)
+    with RoundTrips() as trips:
+        while runner.advance(arena.service, created.meta.id):
+            pass
+    live = arena.service.store.live(created.meta.id)
+    assert live.status == "over" and not live.forfeits
+    return live.version, trips.count
+
+
+def _per_move(arena, seats) -> float:
+    short, long = _played(arena, seats, 2), _played(arena, seats, 8)
+    assert long[0] > short[0]
+    return (long[1] - short[1]) / (long[0] - short[0])
+
+
+def test_a_builtin_move_is_one_round_trip(arena):
+    """Builtin seats: the commit alone."""
+    assert _per_move(arena, ["builtin:random", "builtin:random"]) == 1
+
+
+def test_an_http_bot_move_is_two_round_trips_and_health_adds_up(arena):
+    """HTTP bots: the slot (with the secret and the previous slot's release) and the
+    commit; no health write per move, yet the figures count every request once the match
+    is over, and no slot is left held."""
+    bots = [BotServer("good", name) for name in ("alpha", "beta")]
+    try:
+        ids = [arena.bots.register(b.name, b.url, ["gops"], "me", ["gops"], once=False)["id"]
+               for b in bots]
+        assert _per_move(arena, [f"bot:{i}" for i in ids]) == 2
+    finally:
+        for bot in bots:
+            bot.stop()
+    for bot, bot_id in zip(bots, ids):
+        health = arena.bots.health(bot_id)
+        assert health["moves"] == sum(1 for p in bot.paths() if p in ("/move", "/start"))
+        assert health["matches"] == 2 and health["latency_ms"]["samples"] == health["moves"]
+        assert health["calls_in_flight"] == 0
