@@ -24,7 +24,7 @@ from arena.plugin import arena_plugin
 from arena.service import Arena
 from referee.core import engine
 from referee.root import build_service
-from referee.service import defaults, runner
+from referee.service import defaults, runner, scripts
 from referee.service.config import Settings
 from referee.service.drivers import Choice, Turn
 from referee.service.errors import InvalidSeats
@@ -192,11 +192,14 @@ def matches_per_second(game: str, seats_of, players: int, seeds, workers: int,
 
 class RoundTrips:
     """Counts what this thread sends to Redis: one packet (a command or a pipeline) is one
-    round trip. Health PINGs, which redis-py adds after 30 s idle, are left out."""
+    round trip, through redis-py or the store's own sockets for its hot scripts
+    (referee/service/scripts.py). Health PINGs, which redis-py adds after 30 s idle, are
+    left out."""
 
     def __init__(self):
         self.count, self._thread = 0, threading.get_ident()
         self._send = redis.connection.AbstractConnection.send_packed_command
+        self._encode = scripts._command
 
     def __enter__(self) -> "RoundTrips":
         send, counter = self._send, self
@@ -205,11 +208,18 @@ class RoundTrips:
             if threading.get_ident() == counter._thread and not _is_ping(command):
                 counter.count += 1
             return send(conn, command, check_health)
+        def counting_script(args):
+            if threading.get_ident() == counter._thread:
+                counter.count += 1
+            return encode(args)
+        encode = self._encode
         redis.connection.AbstractConnection.send_packed_command = counting
+        scripts._command = counting_script
         return self
 
     def __exit__(self, *exc) -> None:
         redis.connection.AbstractConnection.send_packed_command = self._send
+        scripts._command = self._encode
 
 
 def _is_ping(command) -> bool:
