@@ -3,6 +3,10 @@
 Every random event goes through `referee.core.chance` (its docstring is the contract): with
 internal chance the seeded shuffles and draws are exactly those of before; with external chance
 a deck is an unordered (sorted) collection and each card turned face up is a chance event.
+The events, all public (owner None: every card is turned face up), with equal probabilities:
+`seating` (a permutation of the seats), `order_card` (a card id of that seat's deck; 3 per seat
+here and in each Maintenance), `market_tile`, `crop_tile`, `workshop_tile`, `ship_tile` (a tile
+id of that deck; here, in the refills and in Maintenance) and `die` (1-6, phase A).
 """
 
 from __future__ import annotations
