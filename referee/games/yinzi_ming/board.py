@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from referee.core import chance
 from referee.core.kit import rule_error
 from referee.games.yinzi_ming import data
 
@@ -158,7 +159,7 @@ def refill_register(s) -> None:
     """Slide the remaining Crop tiles upward, then draw replacements into the empty slots."""
     tiles = [slot["tile"] for slot in s["register"] if slot["tile"] is not None]
     while len(tiles) < len(s["register"]) and s["crop_deck"]:
-        tiles.append(s["crop_deck"].pop(0))
+        tiles.append(chance.take(s["crop_deck"], "crop_tile", prompt={"slot": len(tiles) + 1}))
     for i, slot in enumerate(s["register"]):
         slot["tile"] = tiles[i] if i < len(tiles) else None
 
@@ -168,4 +169,4 @@ def refill_display(s) -> None:
     display = s["display"]
     for i, tile in enumerate(display):
         if tile is None and s["workshop_deck"]:
-            display[i] = s["workshop_deck"].pop(0)
+            display[i] = chance.take(s["workshop_deck"], "workshop_tile", prompt={"place": i})

@@ -2,12 +2,13 @@
 
 Each `end_*` function closes one seat's turn or step and moves the cursor (phase, stage,
 active seat) to the next decision, running the automatic phases (A, refills, E, scoring) on
-the way. Chance comes from the match seed, one stream per event and round, so replays repeat.
+the way. Chance comes from the match seed, one stream per event and round, so replays repeat;
+with external chance (`referee.core.chance`) the die and every card drawn are supplied instead.
 """
 
 from __future__ import annotations
 
-from referee.core import Rng
+from referee.core import Rng, chance
 from referee.games.yinzi_ming import board, data, scoring
 from referee.games.yinzi_ming.setup import reveal_cards
 
@@ -41,7 +42,9 @@ def end_placement_turn(s) -> None:
 
 def begin_round(s) -> None:
     """Phase A (roll, move the marker), then phase B in the current turn order."""
-    roll = Rng(s["seed"], "die", s["round"]).randint(1, data.DIE)
+    roll = chance.draw("die", range(1, data.DIE + 1),
+                       lambda: Rng(s["seed"], "die", s["round"]).randint(1, data.DIE),
+                       prompt={"round": s["round"]})
     s["roll"], s["dial"] = roll, dial_after(s["dial"], roll)
     s["phase"], s["stage"], s["turn"] = "bonus", "merchant", None
     s["queue"] = list(s["order"])
@@ -111,14 +114,14 @@ def maintenance(s) -> None:
     """Phase E (completion 5.14): clear the markets, sail ships, return pieces, reveal cards."""
     _clear_markets(s)
     _sail_ships(s)
-    for seat_state in s["seats"]:
+    for seat, seat_state in enumerate(s["seats"]):
         for card in seat_state["cards"]:
             seat_state["overseers"] += card["overseers"]
             seat_state["gone"].append(card["card"])
         seat_state["cards"] = []
         seat_state["spaces"] = {a: None for a in data.ACTIONS}
         seat_state["turns"] = 0
-        reveal_cards(seat_state)
+        reveal_cards(seat_state, seat)
     for slot in s["register"]:
         slot["merchant"] = None
     for shop in s["workshops"].values():
@@ -136,10 +139,9 @@ def _clear_markets(s) -> None:
         s["market_discard"].append(market["tile"])
     for prov in data.PROVINCES:
         if not s["market_deck"]:
-            s["market_deck"] = Rng(s["seed"], "reshuffle:markets", s["round"]).shuffled(
-                s["market_discard"])
+            s["market_deck"] = _reshuffled(s, "markets", s["market_discard"])
             s["market_discard"] = []
-        tile = s["market_deck"].pop(0)
+        tile = chance.take(s["market_deck"], "market_tile", prompt={"province": prov})
         s["markets"][prov] = {"tile": tile, "spaces": [None] * len(data.MARKETS[tile]["spaces"])}
 
 
@@ -163,9 +165,14 @@ def _sail_ships(s) -> None:
         if not s["ship_deck"]:
             if not s["ships_sailed"]:
                 break
-            s["ship_deck"] = Rng(s["seed"], "reshuffle:ships", s["round"]).shuffled(
-                s["ships_sailed"])
+            s["ship_deck"] = _reshuffled(s, "ships", s["ships_sailed"])
             s["ships_sailed"] = []
-        ship = s["ship_deck"].pop(0)
+        ship = chance.take(s["ship_deck"], "ship_tile", prompt={"place": len(staying)})
         staying.append({"ship": ship, "slots": [None] * len(data.SHIPS[ship]["goods"])})
     s["port"] = staying
+
+
+def _reshuffled(s, deck: str, discards: list) -> list:
+    """The discards shuffled into a new deck (not a chance event: the draws from it are)."""
+    return chance.shuffled(discards, lambda: Rng(s["seed"], f"reshuffle:{deck}",
+                                                 s["round"]).shuffled(discards))

@@ -63,6 +63,7 @@ class YinziMing(KitGame):
     """Yinzi: Ming on the game kit; the state is a plain dict (see `setup.setup`)."""
 
     spec = SPEC
+    external_chance = True  # every die roll and card drawn goes through referee.core.chance
     decisions = (
         _kind("start_peasants", ("place_start",)),
         _kind("merchant", ("merchant",) + _EXCHANGES),
@@ -113,7 +114,8 @@ class YinziMing(KitGame):
         return [scoring.breakdown(s, seat)["total"] for seat in range(s["players"])]
 
     def redetermine(self, s, seat, rng):
-        """Every deck reshuffled and future rolls re-seeded; nothing else is hidden."""
+        """Every deck reshuffled and future rolls re-seeded; nothing else is hidden (nothing at
+        all with external chance)."""
         return views.redetermine(s, seat, rng)
 
 

@@ -3,18 +3,21 @@
 Hidden from everybody alike: the order of every deck (each player's Order cards, the Crop
 tiles, Workshops, Local Market tiles and Ships) and future die rolls. Everything else
 (money, pieces, revealed cards, discards) is open. A deck's contents stay visible as a sorted
-list, since they follow from public information anyway.
+list, since they follow from public information anyway. With external chance a deck has no
+order (it is kept sorted) and every outcome is public, so nothing is left to re-deal.
 """
 
 from __future__ import annotations
 
-from referee.core import Rng
+from referee.core import Rng, suspend
 from referee.core.copying import deep_copy
 from referee.core.rng import MAX_SEED
 from referee.games.yinzi_ming import board, data
 
 _DECKS = ("crop_deck", "workshop_deck", "market_deck", "ship_deck")
-_HIDDEN = set(_DECKS) | {"seed", "seats", "occupants", "tiles", "covered"}  # last 3: see board
+_HIDDEN = set(_DECKS) | {"seed", "seats", "occupants", "tiles", "covered", suspend.KEY}
+"""Keys not shown as they are: the decks (sorted, in `decks`), the seats (`_seat_view`), the
+board's three (in `board`), the seed, and the core's chance record (the core shows it)."""
 
 
 def _seat_view(st: dict) -> dict:
@@ -75,7 +78,10 @@ def view(s, seat: int | None) -> dict:
 
 
 def redetermine(s, seat: int | None, rng: Rng):
-    """A state `seat` cannot tell from `s`: every deck reshuffled, future rolls re-seeded."""
+    """A state `seat` cannot tell from `s`: every deck reshuffled, future rolls re-seeded
+    (external chance: `s` itself, since no deck has an order and every outcome is public)."""
+    if suspend.is_external(s):
+        return s
     other = deep_copy(s)
     for key in _DECKS:
         other[key] = rng.shuffled(other[key])
