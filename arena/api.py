@@ -14,6 +14,8 @@ from arena.schemas import (ArenaMatchCreatedSchema, ArenaMatchCreateSchema, BotC
                            LeaderboardSchema,
                            TournamentCreateSchema, TournamentListSchema, TournamentSchema)
 from arena.tournaments import entrant_seat
+from referee.core.chance import INTERNAL
+from referee.core.errors import ChanceUnsupported
 from referee.service.access import (ANYONE, ORGANISER, PLAYER, check_organiser, check_owner,
                                     check_seating, need_caller, requires)
 from referee.service.records import created_body
@@ -46,6 +48,14 @@ def arena():
 def caller():
     """The account calling (the access plug-in's request hook sets it), or None."""
     return g.get("caller")
+
+
+def _internal_chance(body: dict) -> None:
+    """Arena matches and tournaments draw chance from their seed: bots cannot deal a table."""
+    if body.pop("chance", INTERNAL) != INTERNAL:
+        raise ChanceUnsupported("the arena plays internal chance only: bots cannot supply a "
+                                "table's draws; referee a live table with POST /v1/matches "
+                                "and chance external (an organiser's key)")
 
 
 def _rated(requested: bool | None, default: bool) -> bool:
@@ -209,7 +219,9 @@ class ArenaMatches(MethodView):
     @arena_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
     @arena_blp.alt_response(403, schema=ProblemSchema, description="seats.not_open; "
                             "auth.organiser_only (a player asked for a rated match)")
-    @arena_blp.alt_response(422, schema=ProblemSchema)
+    @arena_blp.alt_response(422, schema=ProblemSchema, description="chance.unsupported "
+                            "(the arena plays internal chance only), options.invalid, "
+                            "players.invalid, seats.invalid")
     @arena_blp.alt_response(409, schema=ProblemSchema, description="bot.disabled")
     def post(self, body):
         """Queue a match between bots
@@ -221,6 +233,7 @@ class ArenaMatches(MethodView):
         several seats (`[bot, builtin:random, builtin:random]` is played unrated; `unrated`
         says why); one in which an account fills several seats never is.
         """
+        _internal_chance(body)
         check_seating(service().drivers, body["seats"], caller())
         rated = _rated(body["rated"], "remote" not in body["seats"])
         if body["rated"] is None and rated:
@@ -242,7 +255,8 @@ class Tournaments(MethodView):
     @tours_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
     @tours_blp.alt_response(403, schema=ProblemSchema, description="seats.not_open; "
                             "auth.organiser_only (a player asked for a rated event)")
-    @tours_blp.alt_response(422, schema=ProblemSchema, description="tournament.invalid")
+    @tours_blp.alt_response(422, schema=ProblemSchema, description="tournament.invalid, "
+                            "chance.unsupported (the arena plays internal chance only)")
     def post(self, body):
         """Start a tournament
 
@@ -252,6 +266,7 @@ class Tournaments(MethodView):
         creator; entrants must be the creator's bots or open ones (organisers may enter any).
         Only an organiser's events are rated (the default for organisers).
         """
+        _internal_chance(body)
         check_seating(service().drivers, [entrant_seat(e) for e in body["entrants"]], caller())
         rated = _rated(body["rated"], True)
         owner = need_caller(caller()).id

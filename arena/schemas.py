@@ -7,6 +7,11 @@ from marshmallow import Schema, fields, validate
 from referee.core.rng import MAX_SEED
 from referee.service.defaults import TOURNAMENT
 from referee.service.schemas import MAX_OFFSET, MatchCreatedSchema
+from referee.service.seatfield import chance_mode
+
+ARENA_CHANCE = ("internal only: bots cannot deal for a table, so arena matches draw every "
+                "random event from their seed (external chance is refused with 422 "
+                "chance.unsupported; an organiser referees a live table with POST /v1/matches)")
 
 
 class LimitsSchema(Schema):
@@ -92,6 +97,7 @@ class ArenaMatchCreateSchema(Schema):
     seed = fields.Integer(load_default=None, allow_none=True,
                           validate=validate.Range(min=0, max=MAX_SEED))
     limits = fields.Nested(LimitsSchema, load_default=dict)
+    chance = chance_mode(ARENA_CHANCE, load_default="internal")
     rated = fields.Boolean(load_default=None, allow_none=True,
                            metadata={"description": "default: rated for an organiser unless "
                                                     "a seat is remote or an entrant holds "
@@ -121,6 +127,7 @@ class TournamentCreateSchema(Schema):
                           validate=validate.Range(min=0, max=MAX_SEED))
     options = fields.Dict(load_default=dict)
     limits = fields.Nested(LimitsSchema, load_default=dict)
+    chance = chance_mode(ARENA_CHANCE, load_default="internal")
     rated = fields.Boolean(load_default=None, allow_none=True,
                            metadata={"description": "default: rated when an organiser "
                                                     "creates it; players' events never are"})

@@ -10,7 +10,9 @@ import json
 import marshal
 from dataclasses import dataclass, field
 
+from referee import conformance_chance as chancecheck
 from referee.core import engine
+from referee.core.chance import CHANCE, INTERNAL
 from referee.core.errors import NotYourTurn, RefereeError
 from referee.core.game import Game
 from referee.core.rng import Rng
@@ -37,14 +39,19 @@ def uniform_choice(state, decision, moves, rng):
 
 def run_playout(game: Game, players: int, options: dict | None, seed: int, *,
                 accept_all: int = 4, probes: int = 6, views: bool = True,
-                choose=uniform_choice) -> PlayoutStats:
+                choose=uniform_choice, chance: str = INTERNAL) -> PlayoutStats:
     """Play one match to the end, checking the contract at every state.
 
     `choose(state, decision, moves, rng)` picks each move among the listed ones; a game can
-    bias it to reach rare rules (it must return one of `moves`).
+    bias it to reach rare rules (it must return one of `moves`). `chance="external"` plays
+    the chance seat too (its listed outcomes, chosen alike); an internal playout of a game
+    with `external_chance` is also converted to an external-chance log and replayed.
     """
-    options, state = engine.start(game, players, options, seed)
-    _check_same_setup(game, players, options, seed, state)
+    options, state = engine.start(game, players, options, seed, chance)
+    if chance == INTERNAL:
+        _check_same_setup(game, players, options, seed, state)
+    else:
+        chancecheck.check_same_external_setup(game, players, options, state)
     rng = Rng(seed, "conformance")
     stats, version = PlayoutStats(), 0
     shapes = _ShapeMemo()
@@ -60,13 +67,16 @@ def run_playout(game: Game, players: int, options: dict | None, seed: int, *,
                                                       rng, accept_all, before, shapes)
         stats.probes += _check_unlisted_rejected(game, state, version, decision, moves, rng,
                                                  probes, players, texts)
+        stats.probes += chancecheck.check_chance_not_pending(game, state, version, decisions)
         move = choose(state, decision, moves, rng)
         assert move in moves, f"the chooser returned an unlisted move {move}"
         state = _play_chosen(game, state, version, decision.seat, move, before, applied)
         stats.log.append((decision.seat, move))
         version += 1
     _check_outcome(game, state, players)
-    _check_replay(game, players, options, seed, stats.log, state)
+    _check_replay(game, players, options, seed, stats.log, state, chance)
+    if chance == INTERNAL and game.external_chance:
+        chancecheck.check_conversion(game, players, options, seed, stats.log, state)
     stats.moves, stats.final_state = version, state
     return stats
 
@@ -125,10 +135,12 @@ def _check_state(game, state, players, stats, rng, views, seed=None) -> _Before:
     decisions = game.pending(state)
     seats = [d.seat for d in decisions]
     assert len(seats) == len(set(seats)), f"a seat has two pending decisions: {seats}"
-    assert all(0 <= s < players for s in seats), f"pending seat out of range: {seats}"
+    assert all(0 <= s < players or s == CHANCE for s in seats), \
+        f"pending seat out of range: {seats}"
+    chancecheck.check_chance_decision(game, state, decisions)
     assert (game.outcome(state) is None) == bool(decisions), \
         "outcome must be None exactly while decisions are pending"
-    for seat in range(players):
+    for seat in (*range(players), CHANCE):
         if seat not in seats:
             assert game.legal_moves(state, seat) == [], f"seat {seat} not pending has legal moves"
     if views:
@@ -163,7 +175,7 @@ def _check_view_schema(game, view, viewer) -> None:
     """The view fits the schema the game publishes for it (GET /v1/games/{game}), so the
     documentation cannot drift from the code; games that publish none are not held to one."""
     schema = game.view_schema(viewer is None)
-    if schema is None:
+    if schema is None or view is None:  # None: a set-up still waiting for chance
         return
     errors = schema_errors(view, schema, "view", "view")
     assert not errors, (f"the view of {'the spectator' if viewer is None else f'seat {viewer}'}"
@@ -282,7 +294,7 @@ def _mutate(game, move: dict, rng: Rng, decision=None):
     choice = rng.below(5)
     probe = dict(move)
     if choice == 4 and decision is not None:
-        kind = game.spec.move_kind(rng.choice(decision.move_types))
+        kind = engine.move_kind(game, decision, rng.choice(decision.move_types))
         return dict(kind.example) if kind.example and rng.below(2) else {"type": kind.type}
     if choice == 0 and fields:
         key = rng.choice(fields)
@@ -321,8 +333,8 @@ def _check_outcome(game, state, players) -> None:
     json.dumps(outcome.to_dict())
 
 
-def _check_replay(game, players, options, seed, log, state) -> None:
-    rebuilt = engine.replay(game, players, options, seed, log)
+def _check_replay(game, players, options, seed, log, state, chance=INTERNAL) -> None:
+    rebuilt = engine.replay(game, players, options, seed, log, chance)
     assert _snapshot(game, rebuilt) == _snapshot(game, state), \
         "replaying the seed and the log does not rebuild the same state"
 

@@ -9,9 +9,10 @@ from referee.api.context import service
 from referee.service.access import ANYONE, requires
 from referee.service.schemas import (CheckRequestSchema, CheckResponseSchema, GameListSchema,
                                  GameSchema, ProblemSchema)
-from referee.core import engine
+from referee.core import engine, suspend
+from referee.core.chance import EXTERNAL, INTERNAL
 from referee.service.described import describe
-from referee.core.errors import NotYourTurn, RefereeError
+from referee.core.errors import ChanceUnsupported, NotYourTurn, RefereeError
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="The games refereed here, and a stateless move check.")
@@ -53,7 +54,8 @@ class Check(MethodView):
     @blp.response(200, CheckResponseSchema)
     @blp.alt_response(404, schema=ProblemSchema, description="game.unknown")
     @blp.alt_response(422, schema=ProblemSchema,
-                      description="options.invalid, players.invalid, request.invalid")
+                      description="options.invalid, players.invalid, request.invalid, "
+                                  "state.invalid, chance.unsupported")
     def post(self, body, game):
         """Check moves against the rules, without a match
 
@@ -62,13 +64,21 @@ class Check(MethodView):
         with their legal moves, and the outcome once the game is over. A `candidate` move is
         checked against the position reached. A move's seat may be omitted when exactly one
         seat must act.
+
+        For a game played elsewhere: `"chance": "external"` instead of a seed, and every
+        random event (shuffle draws, dice, set-up) as a move of seat `"chance"`,
+        `{"type": "chance", "outcome": ...}`, where it happened; a pending chance decision
+        lists the possible outcomes with their probabilities. Or `state`: a complete position
+        (the state form, checked; a bad one is refused with the JSON path of its first bad
+        field), with the moves checked from there. Anyone may call it; it reveals nothing of
+        any match.
         """
         return check_moves(service().games.get(game), body)
 
 
 def check_moves(game, body: dict) -> dict:
     """The stateless check: replay, stop at the first rejected move, describe the position."""
-    _, state = engine.start(game, body["players"], body["options"], body["seed"])
+    state = _starting_position(game, body)
     version, report = 0, {"legal": True, "error": None, "candidate": None}
     for index, item in enumerate(body["moves"]):
         try:
@@ -87,6 +97,24 @@ def check_moves(game, body: dict) -> dict:
                            f"match (use -1 for the spectator)", code="request.invalid")
     report.update(_position(game, state, view_seat), applied=version)
     return report
+
+
+def _starting_position(game, body: dict):
+    """The set-up (from the seed, or waiting for chance), or the `state` given, checked."""
+    external = body["chance"] == EXTERNAL
+    if external and not game.external_chance:
+        raise ChanceUnsupported(f"{game.spec.name} does not support external chance yet",
+                                game=game.spec.name)
+    if body["state"] is not None:
+        data = body["state"]
+        if external and not suspend.is_external(data):
+            data = {**data, suspend.KEY: suspend.idle()}
+        return game.from_dict(data)
+    if body["chance"] == INTERNAL and body["seed"] is None:
+        raise RefereeError("give the seed (internal chance), or chance external with the "
+                           "chance moves in the log, or a state", code="request.invalid")
+    return engine.start(game, body["players"], body["options"], body["seed"] or 0,
+                        body["chance"])[1]
 
 
 def _check_candidate(game, state, version, item) -> dict:

@@ -16,6 +16,7 @@ from referee.service.schemas import (LogQuerySchema, LogSchema, MatchCreatedSche
                                  MatchCreateSchema, MatchListQuerySchema, MatchListSchema,
                                  MatchSchema, MoveAcceptedSchema, MoveSubmitSchema,
                                  ProblemSchema, PromptQuerySchema, PromptSchema)
+from referee.service.dealer import check_creator
 from referee.service.disclosure import Caller
 from referee.service.records import created_body, to_jsonl
 
@@ -50,10 +51,12 @@ class Matches(MethodView):
     @blp.arguments(MatchCreateSchema)
     @blp.response(201, MatchCreatedSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="auth.key_missing, auth.key_invalid")
-    @blp.alt_response(403, schema=ProblemSchema, description="seats.not_open")
+    @blp.alt_response(403, schema=ProblemSchema,
+                      description="seats.not_open, auth.organiser_only (external chance)")
     @blp.alt_response(404, schema=ProblemSchema, description="game.unknown")
     @blp.alt_response(422, schema=ProblemSchema,
-                      description="options.invalid, players.invalid, seats.invalid")
+                      description="options.invalid, players.invalid, seats.invalid, "
+                                  "chance.unsupported")
     def post(self, body):
         """Create a match
 
@@ -64,12 +67,19 @@ class Matches(MethodView):
         until the match ends; a seed you choose is committed too. Needs an account key; a
         `bot:<id>` seat must be the caller's own bot or one open to challenges. These matches
         are never rated.
+
+        `"chance": "external"` (an organiser's key): a table refereed live. The players'
+        moves come from their seats as usual; every random event (set-up, draws, dice) waits
+        for the creating organiser to enter what the table drew at /v1/matches/{id}/chance.
+        Games that cannot yet take chance from outside refuse it (422 chance.unsupported).
         """
         svc = service()
         check_seating(svc.drivers, body["seats"], caller())
+        check_creator(body["chance"], caller())
         limits = {k: body[k] for k in ("remote_move_s", "max_moves") if body[k] is not None}
         created = svc.create(body["game"], body["seats"], body["options"], body["seed"],
-                             labels={"owner": need_caller(caller()).id}, limits=limits)
+                             labels={"owner": need_caller(caller()).id}, limits=limits,
+                             chance=body["chance"])
         return created_body(created, seed_chosen=body["seed"] is not None)
 
     @requires(ANYONE)

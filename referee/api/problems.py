@@ -58,7 +58,11 @@ CATALOGUE = {
     "options.invalid": "An option is unknown or has a value the game does not take.",
     "players.invalid": "The game cannot be played with that many seats (with these options).",
     "seats.invalid": "A seat kind is unknown.",
-    "state.invalid": "A stored or submitted state failed validation.",
+    "state.invalid": "A stored or submitted state failed validation (`details.path`: the JSON "
+                     "path of the first bad field).",
+    "chance.unsupported": "The game cannot (yet) take its chance from outside, or the chance "
+                          "mode is unknown.",
+    "chance.internal": "The match draws its chance from its seed: it takes no chance moves.",
     "auth.token_missing": "The request needs 'Authorization: Bearer <seat token>' (an account "
                           "key is not a seat token).",
     "auth.token_invalid": "The token is not a seat token of this match.",

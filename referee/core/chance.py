@@ -75,6 +75,8 @@ MOVE_TYPE = "chance"
 EXTERNAL_SEED = 0
 """The seed an external-chance set-up gets: its draws never read it."""
 ILLEGAL_OUTCOME = "move.illegal.chance.outcome"
+SEAT_JSON = "chance"
+"""How the API writes the chance seat (logs, prompts, the check endpoint): the string "chance"."""
 
 CHANCE_MOVE = MoveKind(
     MOVE_TYPE, "the outcome of a chance event (played by the chance seat in external chance)",
@@ -123,6 +125,16 @@ _ACTIVE: ContextVar[_Session | None] = ContextVar("referee_chance", default=None
 def chance_move(outcome) -> dict:
     """The move `{"type": "chance", "outcome": outcome}`."""
     return {"type": MOVE_TYPE, "outcome": outcome}
+
+
+def seat_to_json(seat):
+    """A seat as the API writes it: "chance" for CHANCE, else the seat number (or None)."""
+    return SEAT_JSON if seat == CHANCE else seat
+
+
+def seat_from_json(value):
+    """A seat as the API reads it: "chance" (or CHANCE) is CHANCE, else the value as given."""
+    return CHANCE if value == SEAT_JSON else value
 
 
 def is_external() -> bool:
@@ -254,5 +266,6 @@ def _drain(events: list) -> list[tuple]:
 
 
 __all__ = ["CHANCE", "CHANCE_MOVE", "EXTERNAL", "EXTERNAL_SEED", "ILLEGAL_OUTCOME", "INTERNAL",
-           "MODES", "NOBODY", "ChanceEvent", "NeedChance", "canonical", "chance_move", "chosen", "draw",
-           "external_log", "is_external", "session", "shuffled", "take", "tracing", "weighed"]
+           "MODES", "NOBODY", "SEAT_JSON", "ChanceEvent", "NeedChance", "canonical", "chance_move", "chosen", "draw",
+           "external_log", "is_external", "seat_from_json", "seat_to_json", "session", "shuffled", "take", "tracing",
+           "weighed"]

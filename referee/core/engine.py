@@ -65,7 +65,7 @@ def check_move_shape(game: Game, decision: Decision, move) -> None:
     if not isinstance(move, dict):
         raise MalformedMove(f"a move is a JSON object with a 'type', got {type(move).__name__}")
     move_type = move.get("type")
-    kind = _move_kind(game, decision, move_type)
+    kind = move_kind(game, decision, move_type)
     if kind is None:
         known = [MOVE_TYPE] if decision.seat == CHANCE else [k.type for k in game.spec.moves]
         raise MalformedMove(f"unknown move type {move_type!r}; {game.spec.name} moves are {known}")
@@ -79,7 +79,7 @@ def check_move_shape(game: Game, decision: Decision, move) -> None:
         raise MalformedMove(f"malformed {move_type!r} move: {'; '.join(errors)}", errors=errors)
 
 
-def _move_kind(game: Game, decision: Decision, move_type):
+def move_kind(game: Game, decision: Decision, move_type):
     """The declared kind of `move_type`; the chance seat's moves are the core's CHANCE_MOVE."""
     if not isinstance(move_type, str):
         return None

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.core import engine
+from referee.core.chance import CHANCE, NOBODY, seat_to_json
 from referee.service.seeds import FORMULA
 from referee.service.store import Live, MatchMeta, MatchStatus
 
@@ -45,13 +46,31 @@ _PRIVATE = ("public", "reveals")
 
 def publicity(game, state, seat: int, move: dict) -> dict:
     """What the log keeps, at commit time, to show `move` to the others while the match runs:
-    its public form (asked with the state it is played in) and the game's reveal count then."""
+    its public form (asked with the state it is played in) and the game's reveal count then.
+
+    A chance move is public when its outcome's owner is None (everyone sees it), else shown
+    to its owner seat alone (`owner`, kept in the entry; NOBODY: to no one) until the end."""
+    if seat == CHANCE:
+        owner = engine.decision_for(game, state, CHANCE).prompt.get("owner")
+        return {"public": move if owner is None else None, "reveals": 0, "owner": owner}
     return {"public": game.public_move(state, seat, move), "reveals": game.reveals(state)}
 
 
 def served(entry: dict) -> dict:
-    """A stored log entry without the service's own fields."""
-    return {k: v for k, v in entry.items() if k not in _PRIVATE}
+    """A stored log entry without the service's own fields (the chance seat as "chance")."""
+    shown = {k: v for k, v in entry.items() if k not in _PRIVATE}
+    if shown.get("seat") == CHANCE:
+        shown["seat"] = seat_to_json(CHANCE)
+    return shown
+
+
+def sees_own(entry: dict, viewer: int | None) -> bool:
+    """Whether `viewer` sees `entry` as played: its own move, or a chance outcome it owns."""
+    if viewer is None:
+        return False
+    if entry["seat"] == CHANCE:
+        return entry.get("owner") not in (None, NOBODY) and entry.get("owner") == viewer
+    return entry["seat"] == viewer
 
 
 def redact_entry(entry: dict, viewer: int | None, may_see_failure: bool, reveals: int,
@@ -65,7 +84,7 @@ def redact_entry(entry: dict, viewer: int | None, may_see_failure: bool, reveals
     shown = served(entry)
     if "failure" in shown and not may_see_failure:
         shown = {**shown, "failure": public_failure(shown["failure"])}
-    if entry["seat"] == viewer:
+    if sees_own(entry, viewer):
         return shown
     public = None if twins else entry.get("public")
     if entry.get("sealed") and entry.get("reveals", reveals) >= reveals:
@@ -97,8 +116,9 @@ class MatchReading:
             "players": meta.players, "options": meta.options, "status": live.status,
             "version": live.version, "you": viewer,
             "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
-            "to_act": [{"seat": d.seat, "decision": d.kind, "sealed": d.sealed}
+            "to_act": [{"seat": seat_to_json(d.seat), "decision": d.kind, "sealed": d.sealed}
                        for d in decisions],
+            "chance": meta.chance,
             "result": self._result_for(meta, live, Caller(seat=viewer), twins),
             "labels": meta.labels,
             "created_at": meta.created_at, "updated_at": live.updated_at,
@@ -107,7 +127,8 @@ class MatchReading:
         }
 
     def prompt(self, match_id: str, seat: int, wait: float = 0.0) -> dict:
-        """`seat`'s pending decision and legal moves; waits up to `wait` s for a change."""
+        """`seat`'s pending decision and legal moves; waits up to `wait` s for a change.
+        The CHANCE seat's also lists the outcomes with their probabilities (`outcomes`)."""
         meta, live = self.load(match_id)
         if wait > 0 and live.status == MatchStatus.ACTIVE and seat not in live.pending:
             live = self.store.wait_for_change(match_id, live.version, wait) or live
@@ -116,13 +137,18 @@ class MatchReading:
         # a forfeited (resigned, timed-out) seat no longer decides: the referee plays it
         decision = engine.decision_for(game, state, seat) if (
             live.status == MatchStatus.ACTIVE and str(seat) not in live.forfeits) else None
-        return {
-            "match": meta.id, "game": meta.game, "seat": seat, "version": live.version,
-            "status": live.status, "must_act": decision is not None,
+        prompt = {
+            "match": meta.id, "game": meta.game, "seat": seat_to_json(seat),
+            "version": live.version, "status": live.status, "must_act": decision is not None,
             "decision": decision.to_dict() if decision else None,
             "legal_moves": game.legal_moves(state, seat) if decision else [],
-            "view": game.view(state, seat), "result": live.result,
+            # the chance seat (the organiser at the table) sees what a spectator sees
+            "view": game.view(state, None if seat == CHANCE else seat), "result": live.result,
         }
+        if seat == CHANCE:
+            prompt["outcomes"] = [{"move": m, "probability": p} for m, p in
+                                  (game.chance_outcomes(state) if decision else [])]
+        return prompt
 
     def log(self, match_id: str, viewer: int | None, caller: Caller | None = None) -> dict:
         """The match record; while it runs, others' hidden moves and failure details are
@@ -145,7 +171,7 @@ class MatchReading:
         revealed = self.seed_revealed(meta, live)
         return {
             "match": meta.id, "game": meta.game, "rules_version": meta.rules_version,
-            "players": meta.players, "options": meta.options,
+            "players": meta.players, "options": meta.options, "chance": meta.chance,
             "seed": meta.seed if revealed else None,
             "seed_commitment": seed_record(meta, revealed),
             "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],

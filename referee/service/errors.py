@@ -52,3 +52,10 @@ class SeatForfeited(RefereeError):
 
     code = "seat.forfeited"
     status = 409
+
+
+class ChanceNotExternal(RefereeError):
+    """A chance move or prompt for a match that draws its chance from its seed."""
+
+    code = "chance.internal"
+    status = 409

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 
 from referee.core import engine
+from referee.core.chance import CHANCE, INTERNAL
 from referee.core.engine import MoveRecord
 from referee.core.errors import MatchOver, RefereeError
 from referee.core.registry import Registry
@@ -69,18 +70,20 @@ class MatchService(MatchReading):
     # -- creating -------------------------------------------------------------------------
 
     def create(self, game_name: str, seats: list, options=None, seed=None, labels=None,
-               limits=None, seed_group: str | None = None) -> Created:
-        """Set up a match; raises UnknownGame, InvalidSeats, InvalidPlayers, InvalidOptions.
+               limits=None, seed_group: str | None = None, chance: str = INTERNAL) -> Created:
+        """Set up a match; raises UnknownGame, InvalidSeats, InvalidPlayers, InvalidOptions,
+        ChanceUnsupported.
 
         Without a seed, one is drawn from a CSPRNG. Every seed is committed to (seeds.py);
         `seed_group` names the matches that share it (opened by the caller with its size),
-        by default the match alone.
+        by default the match alone. `chance="external"`: the CHANCE seat supplies every
+        random event (the caller authorises who plays it; referee/service/chanceseat.py).
         """
         game = self.games.get(game_name)
         kinds = [self._seat_kind(s) for s in seats]
         seed = new_seed() if seed is None else seed
         match_id, salt = secrets.token_hex(8), seedlib.new_salt()
-        options, state = engine.start(game, len(kinds), options, seed)
+        options, state = engine.start(game, len(kinds), options, seed, chance)
         # a prefix, so a token never starts with "-" (which command lines take for a flag)
         tokens = {i: "st_" + secrets.token_urlsafe(24) for i, k in enumerate(kinds) if k == REMOTE}
         meta = MatchMeta(
@@ -90,7 +93,7 @@ class MatchService(MatchReading):
             token_hashes=[token_hash(tokens[i]) if i in tokens else None for i in range(len(kinds))],
             labels=dict(labels or {}), limits=dict(limits or {}), seed_salt=salt,
             seed_commitment=seedlib.commitment(seed, salt),
-            seed_group=seed_group or seedlib.solo_group(match_id))
+            seed_group=seed_group or seedlib.solo_group(match_id), chance=chance)
         live = self._live_after(game, meta, None, state, 0)
         self.store.create(meta, live, self.automated_seat(meta, live) is not None,
                           self.remote_due(meta, live))
@@ -247,8 +250,11 @@ class MatchService(MatchReading):
                 hook.on_finish(meta, live)
 
     def automated_seat(self, meta: MatchMeta, live: Live) -> int | None:
-        """The first pending seat that the referee plays (a bot, or a forfeited seat)."""
+        """The first pending seat that the referee plays (a bot, or a forfeited seat); never
+        the chance seat, which its organiser plays."""
         for seat in live.pending:
+            if seat == CHANCE:
+                continue
             if meta.seat_kind(seat) != REMOTE or str(seat) in live.forfeits:
                 return seat
         return None

@@ -11,7 +11,8 @@ def created_body(created, seed_chosen: bool) -> dict:
     data = {"id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
             "version": live.version, "status": live.status,
             "tokens": {str(s): t for s, t in created.tokens.items()},
-            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)]}
+            "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
+            "chance": meta.chance}
     if seed_chosen:  # a seed the service drew stays secret until the match ends
         data["seed"] = meta.seed
     data["seed_commitment"] = {"commitment": meta.seed_commitment or None,

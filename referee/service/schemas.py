@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.core.rng import MAX_SEED
+from referee.service.seatfield import SeatField, chance_mode
 from referee.service.defaults import (MAX_MOVES, MAX_MOVES_BOUNDS, REMOTE_MOVE_S,
                                       REMOTE_MOVE_S_BOUNDS)
 
@@ -71,15 +72,27 @@ class GameListSchema(_Open):
 
 
 class SeatedMoveSchema(_Open):
-    seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
-                          metadata={"description": "omit when exactly one seat must act"})
+    seat = SeatField(load_default=None, allow_none=True,
+                     metadata={"description": "omit when exactly one seat must act; \"chance\" "
+                                              "for a chance outcome (external chance)"})
     move = fields.Raw(required=True, metadata={"description": "a move object with a 'type'"})
 
 
 class CheckRequestSchema(_Open):
-    players = fields.Integer(required=True)
-    options = fields.Dict(load_default=dict)
-    seed = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_SEED))
+    players = fields.Integer(required=True, metadata={"description": "seats at the table "
+                                                                     "(also with a state)"})
+    options = fields.Dict(load_default=dict, metadata={"description": "ignored with a state"})
+    seed = fields.Integer(load_default=None, allow_none=True,
+                          validate=validate.Range(min=0, max=MAX_SEED),
+                          metadata={"description": "the match seed: needed with internal "
+                                                   "chance and no state"})
+    chance = chance_mode("internal (default): random events come from the seed; external: "
+                         "they are moves of seat \"chance\" in `moves` (no seed needed)",
+                         load_default="internal")
+    state = fields.Dict(load_default=None, allow_none=True, metadata={
+        "description": "start from this position instead of the set-up: a complete state "
+                       "(the to_dict form, checked, refused with the JSON path of the first "
+                       "bad field); with chance external, chance is supplied from there on"})
     moves = fields.List(fields.Nested(SeatedMoveSchema), load_default=list,
                         validate=validate.Length(max=20_000))
     candidate = fields.Nested(SeatedMoveSchema, load_default=None, allow_none=True)
@@ -90,14 +103,16 @@ class CheckRequestSchema(_Open):
 
 class ProblemBriefSchema(_Open):
     index = fields.Integer(allow_none=True)
-    seat = fields.Integer(allow_none=True)
+    seat = SeatField(allow_none=True)
     code = fields.String()
     message = fields.String()
     details = fields.Dict()
 
 
 class DecisionSchema(_Open):
-    seat = fields.Integer()
+    seat = SeatField(metadata={"description": "the seat to decide (\"chance\": an outcome "
+                                              "to supply; its prompt lists the outcomes with "
+                                              "their probabilities)"})
     kind = fields.String()
     move_types = fields.List(fields.String())
     sealed = fields.Boolean()
@@ -129,6 +144,10 @@ class MatchCreateSchema(_Open):
     options = fields.Dict(load_default=dict)
     seed = fields.Integer(load_default=None, allow_none=True,
                           validate=validate.Range(min=0, max=MAX_SEED))
+    chance = chance_mode("internal (default), or external: a table refereed live, where the "
+                         "creating organiser plays the chance seat (GET/POST "
+                         "/v1/matches/{id}/chance); needs an organiser's key",
+                         load_default="internal")
     remote_move_s = fields.Integer(
         load_default=None, allow_none=True, validate=validate.Range(*REMOTE_MOVE_S_BOUNDS),
         metadata={"description": "seconds a remote seat may take over one decision before it "
@@ -158,10 +177,11 @@ class MatchCreatedSchema(_Open):
     status = fields.String()
     seed_commitment = fields.Dict(metadata={"description": "the seed's commitment (sha256 of "
                                                            "seed and salt) and seed group"})
+    chance = fields.String(metadata={"description": "internal or external"})
 
 
 class ToActSchema(_Open):
-    seat = fields.Integer()
+    seat = SeatField()
     decision = fields.String()
     sealed = fields.Boolean()
 
@@ -177,6 +197,8 @@ class MatchSchema(_Open):
     you = fields.Integer(allow_none=True, metadata={"description": "your seat, or null"})
     seats = fields.List(fields.Nested(SeatSchema))
     to_act = fields.List(fields.Nested(ToActSchema))
+    chance = fields.String(metadata={"description": "internal (from the seed) or external "
+                                                    "(supplied by the chance seat)"})
     result = fields.Dict(allow_none=True)
     labels = fields.Dict()
     created_at = fields.Float()
@@ -205,14 +227,20 @@ class PromptQuerySchema(_Open):
 class PromptSchema(_Open):
     match = fields.String()
     game = fields.String()
-    seat = fields.Integer()
+    seat = SeatField()
     version = fields.Integer()
     status = fields.String()
     must_act = fields.Boolean()
     decision = fields.Nested(DecisionSchema, allow_none=True)
     legal_moves = fields.List(fields.Dict())
-    view = fields.Dict(metadata=VIEW_REF)
+    view = fields.Dict(allow_none=True, metadata=VIEW_REF)
     result = fields.Dict(allow_none=True)
+
+
+class ChancePromptSchema(PromptSchema):
+    outcomes = fields.List(fields.Dict(), metadata={
+        "description": "the legal chance moves with their probabilities: "
+                       "[{\"move\": {\"type\": \"chance\", \"outcome\": ...}, \"probability\": p}]"})
 
 
 class MoveSubmitSchema(_Open):
@@ -227,7 +255,7 @@ class MoveAcceptedSchema(_Open):
     status = fields.String()
     to_act = fields.List(fields.Nested(ToActSchema))
     result = fields.Dict(allow_none=True)
-    view = fields.Dict(metadata=VIEW_REF)
+    view = fields.Dict(allow_none=True, metadata=VIEW_REF)
 
 
 class LogQuerySchema(_Open):
@@ -235,7 +263,10 @@ class LogQuerySchema(_Open):
 
 
 class LogEntrySchema(_Open):
-    seat = fields.Integer()
+    seat = SeatField()
+    owner = fields.Raw(allow_none=True, metadata={
+        "description": "a chance move's owner: null (everyone sees it), the seat that alone "
+                       "sees it while the match runs, or \"nobody\""})
     move = fields.Raw(allow_none=True)
     version = fields.Integer()
     sealed = fields.Boolean()
@@ -252,6 +283,7 @@ class LogSchema(_Open):
     rules_version = fields.String()
     players = fields.Integer()
     options = fields.Dict()
+    chance = fields.String(metadata={"description": "internal or external"})
     seed = fields.Integer(allow_none=True, metadata={"description": "null until this match "
                                                                     "and every match sharing its "
                                                                     "seed are over"})

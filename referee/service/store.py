@@ -22,6 +22,7 @@ from enum import Enum
 
 import redis
 
+from referee.core.chance import CHANCE, INTERNAL
 from referee.service.archive import Archive
 from referee.service.waits import ChangeHub
 
@@ -80,10 +81,11 @@ class MatchMeta:
     seed_salt: str = ""         # revealed with the seed (referee/service/seeds.py)
     seed_commitment: str = ""   # sha256 of seed and salt, public from creation ("" before)
     seed_group: str = ""        # matches sharing the seed; "" for matches stored before groups
+    chance: str = INTERNAL      # "external": an organiser supplies chance (referee.core.chance)
 
     def seat_kind(self, seat: int) -> str:
-        """The kind of seat `seat`: remote, builtin:<name> or bot:<bot id>."""
-        return self.seats[seat]["kind"]
+        """The kind of seat `seat`: remote, builtin:<name>, bot:<bot id>, or chance (CHANCE)."""
+        return "chance" if seat == CHANCE else self.seats[seat]["kind"]
 
 
 @dataclass

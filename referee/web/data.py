@@ -92,7 +92,7 @@ class Frames:
                 self._states.move_to_end(meta.id)
                 return self._states[meta.id]
         game = svc.games.get(meta.game)
-        _, state = engine.start(game, meta.players, meta.options, meta.seed)
+        _, state = engine.start(game, meta.players, meta.options, meta.seed, meta.chance)
         states = [state]
         for version, entry in enumerate(svc.store.log(meta.id)):
             state, _ = engine.play(game, state, version, entry["seat"], entry["move"])

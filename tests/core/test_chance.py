@@ -11,6 +11,7 @@ from referee.core.chance import CHANCE, EXTERNAL, NOBODY, NeedChance
 from referee.core.errors import (ChanceUnsupported, IllegalMove, InvalidState, MalformedMove,
                                  NotYourTurn)
 from referee.core.playout import random_playout
+from tests.conftest import ALL_GAMES
 from tests.support.gops import GAME, Gops
 
 
@@ -277,3 +278,12 @@ def test_a_waiting_setup_has_no_game_state_and_is_checked_too():
         GAME.from_dict(bad)
     assert err.value.details["path"] == "$.chance.waiting.setup"
     assert GAME.from_dict(waiting_bid()) == waiting_bid()
+
+
+@pytest.mark.parametrize("game", [g for g in ALL_GAMES if not g.external_chance],
+                         ids=lambda g: g.spec.name)
+def test_games_not_yet_on_external_chance_refuse_it_cleanly(game):
+    """Until a game moves its draws into referee.core.chance, it refuses external chance."""
+    players = game.spec.min_players
+    with pytest.raises(ChanceUnsupported):
+        engine.start(game, players, None, 0, chance=EXTERNAL)

@@ -40,7 +40,7 @@ class Context:
 
     def name(self, seat: int) -> str:
         """`seat 1 (builtin:random)`."""
-        info = self.seats[seat] if seat is not None and 0 <= seat < len(self.seats) else {}
+        info = self.seats[seat] if isinstance(seat, int) and 0 <= seat < len(self.seats) else {}
         who = info.get("name") or info.get("kind") or ""
         you = ", you" if seat == self.viewer else ""
         return f"seat {seat}" + (f" ({who}{you})" if who else "")
