@@ -1,5 +1,8 @@
 """Dúlì, the 2-player automaton, played by the engine from her cards (drawn from the match seed).
 
+Each card turned over is a chance event `duli_card`, face up (see `referee.core.chance`):
+internally the top of the seeded pile, externally any card left in the (sorted) pile.
+
 She bids by the upper half of a card (the first listed Progress Building where she has no trader
 and a space is free, on its cheapest permissible space), and each round places all her traders
 anew by the lower half: a teahouse first, then her traders from Yunnan up, displacing at most
@@ -8,16 +11,18 @@ one lower-influence player trader per province.
 
 from __future__ import annotations
 
-from referee.core import Rng
+from referee.core import Rng, chance
 from referee.games.yunnan import bidding, board
 from referee.games.yunnan.data import (DULI_CARD_IDS, DULI_CARDS, DULI_MAX_TEAHOUSES, NPROV,
                                        PROGRESS, PROVINCES, SMALL, SPACES)
 
 
 def new_deck(s) -> None:
-    """Shuffle all Dúlì cards into a new face-down draw pile (from the match seed)."""
+    """Shuffle all Dúlì cards into a new face-down draw pile (from the match seed; with
+    external chance the pile is the sorted cards: drawing, not shuffling, is the event)."""
     d = s["duli_cards"]
-    d["deck"] = Rng(s["seed"], "duli", d["shuffles"]).shuffled(DULI_CARD_IDS)
+    d["deck"] = chance.shuffled(
+        DULI_CARD_IDS, lambda: Rng(s["seed"], "duli", d["shuffles"]).shuffled(DULI_CARD_IDS))
     d["shuffles"] += 1
     d["discard"], d["shown"] = [], []
 
@@ -27,7 +32,8 @@ def draw(s) -> dict:
     d = s["duli_cards"]
     if not d["deck"]:
         new_deck(s)
-    card = d["deck"].pop(0)
+    card = chance.take(d["deck"], "duli_card", prompt={
+        "what": "the top Dúlì card, turned over", "round": s["round"], "phase": s["phase"]})
     d["shown"].append(card)
     return DULI_CARDS[card]
 

@@ -6,7 +6,9 @@ single-choice resolutions, turns with nothing to do, and the end-of-round steps.
 
 from __future__ import annotations
 
-from referee.core import Rng
+from itertools import permutations
+
+from referee.core import Rng, chance
 from referee.games.yunnan import board, bidding, duli, resolution, scoring, travel, upkeep
 from referee.games.yunnan.data import (BIDDABLE, BUILDABLE, DULI_FIRST_BID, DULI_POSTS,
                                        DULI_TRADERS, GUARD, GUARDS, INFLUENCE_MIN, MAX_TRADERS,
@@ -25,7 +27,10 @@ def setup(players: int, options: dict, seed: int) -> dict:
     n = players
     d = n if n == 2 else None
     total = n + (1 if d is not None else 0)
-    order = Rng(seed, "order").shuffled(range(n))
+    order = list(chance.draw(
+        "order", lambda: [list(p) for p in permutations(range(n))],
+        lambda: Rng(seed, "order").shuffled(range(n)),
+        prompt={"what": "the blue Turn Order Track, first seat to last (set-up step 3)"}))
     coins = [0] * n
     for pos, p in enumerate(order):
         coins[p] = START_COINS[pos]

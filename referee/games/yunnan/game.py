@@ -21,6 +21,7 @@ class Yunnan(KitGame):
     """Yunnan (Second Edition) for 2-5 players; 2 players play with the Dúlì automaton."""
 
     spec = SPEC
+    external_chance = True  # the set-up order and Dúlì's cards go through referee.core.chance
     # The kinds are the state's `step`; each lists its move types in the order they are shown.
     decisions = (
         DecisionKind("bid", (

@@ -1,15 +1,18 @@
 """What a seat may see, and re-dealing what it may not (the order of Dúlì's draw pile).
 
 Yunnan is open information except that order; the match seed is withheld too, because Dúlì's
-reshuffles are drawn from it.
+reshuffles are drawn from it. With external chance the pile is an unordered (sorted) set whose
+content follows from the cards seen, so nothing is hidden; the core's chance record
+(`state["chance"]`) is not part of a view either.
 """
 
 from __future__ import annotations
 
+from referee.core import suspend
 from referee.core.copying import deep_copy
 from referee.games.yunnan.data import GORGE_IDS, PROVINCES
 
-_PRIVATE = ("seed", "duli_cards")
+_PRIVATE = ("seed", "duli_cards", suspend.KEY)
 
 
 def view(s, seat: int | None) -> dict:
@@ -49,8 +52,9 @@ def _name_places(out: dict, s) -> None:
 
 
 def redetermine(s, seat, rng):
-    """A state `seat` cannot tell from `s`: Dúlì's unseen draw pile reshuffled."""
-    if s["duli_cards"] is None:
+    """A state `seat` cannot tell from `s`: Dúlì's unseen draw pile reshuffled (an external
+    pile has no order to re-deal: it stays sorted)."""
+    if s["duli_cards"] is None or suspend.is_external(s):
         return s
     out = deep_copy(s)
     out["duli_cards"]["deck"] = rng.shuffled(out["duli_cards"]["deck"])
