@@ -144,12 +144,3 @@ def test_bad_chance_requests(client):
     status, body = check(client, chance="external", moves=[{"seat": "dealer",
                                                             "move": {"type": "keep"}}])
     assert (status, body["code"]) == (422, "request.invalid")
-
-
-@pytest.mark.parametrize("game", [g for g in ALL_GAMES if not g.external_chance],
-                         ids=lambda g: g.spec.name)
-def test_a_game_without_external_chance_refuses_it(client, game):
-    """chance.unsupported, as problem details, until the game supports it."""
-    r = client.post(f"/v1/games/{game.spec.name}/check",
-                    json={"players": game.spec.min_players, "chance": "external"})
-    assert (r.status_code, r.json["code"]) == (422, "chance.unsupported")
