@@ -24,6 +24,7 @@ from referee.service import seeds as seedlib
 from referee.service.config import Settings
 from referee.service.disclosure import Caller, MatchReading, publicity
 from referee.service.drivers import REMOTE, BuiltinDriver, SeatDriver, split_kind
+from referee.service.endings import MatchEndings
 from referee.service.errors import (InvalidSeats, InvalidToken, MatchAborted, MatchBusy,
                                     MatchNotFound, MissingToken, SeatForfeited)
 from referee.service.states import StateCache
@@ -44,7 +45,7 @@ class Created:
     tokens: dict
 
 
-class MatchService(MatchReading):
+class MatchService(MatchReading, MatchEndings):
     """Matches over a MatchStore, for the games of a registry."""
 
     def __init__(self, store: MatchStore, games: Registry, settings: Settings, queue=None,
@@ -285,36 +286,6 @@ class MatchService(MatchReading):
                 return seat
         return None
 
-    def resign(self, match_id: str, seat: int) -> Live:
-        """The seat gives up: it ranks last (a `seat.resigned` failure), and the referee plays
-        its remaining decisions at random so the others' match goes on to its end.
-
-        Resigning twice is harmless (the first stands).
-        """
-        return self.forfeit_seat(match_id, seat, "seat.resigned")
-
-    def forfeit_seat(self, match_id: str, seat: int, code: str, at_version=None) -> Live:
-        """Record `seat`'s forfeit (`code`) and let the referee play it from now on; with
-        `at_version`, only if the match is still at that version (else MatchBusy)."""
-        meta, _ = self.load(match_id)
-        for _ in range(defaults.COMMIT_ATTEMPTS):
-            live = self.store.live(match_id)
-            if live.status != MatchStatus.ACTIVE:
-                raise MatchOver(f"match {match_id} is already {live.status}")
-            if str(seat) in live.forfeits:
-                return live
-            if at_version is not None and live.version != at_version:
-                break
-            forfeits = {**live.forfeits, str(seat): {"code": code, "version": live.version}}
-            new_live = Live(**{**live.__dict__, "version": live.version + 1,
-                               "forfeits": forfeits})
-            automated = self.automated_seat(meta, new_live) is not None
-            if self.store.commit(match_id, live.version, new_live, [], automated,
-                                 remote_due=self.remote_due(meta, new_live)):
-                self._after_commit(meta, live, new_live)
-                return new_live
-        raise MatchBusy(f"match {match_id} moved on while seat {seat} was forfeited; try again")
-
     def remote_due(self, meta: MatchMeta, live: Live) -> float | None:
         """When the remote seats that must act now forfeit on time; None if none must act.
 
@@ -339,46 +310,6 @@ class MatchService(MatchReading):
         if meta.seed_group:
             self.seeds.ended(meta.seed_group, meta.id)
 
-    def abort(self, match_id: str, reason: str) -> Live:
-        """Stop a match for a service-side reason; it is never rated as such.
-
-        A match labelled `replay_on_abort` (rated arena matches) is replayed on its seed by
-        whoever owns it (the arena's on_finish); its seed group is grown by one first, so the
-        seed stays hidden until the replay ends too.
-        """
-        meta, _ = self.load(match_id)
-        reserved = False
-        for _ in range(defaults.COMMIT_ATTEMPTS):
-            live = self.store.live(match_id)
-            if live.status != MatchStatus.ACTIVE:
-                if reserved:  # it ended by itself meanwhile: no replay will come
-                    self.seeds.release(meta.seed_group, meta.id)
-                raise MatchOver(f"match {match_id} is already {live.status}")
-            if meta.labels.get("replay_on_abort") and meta.seed_group and not reserved:
-                self.seeds.reserve(meta.seed_group)
-                reserved = True
-            new_live = Live(**{**live.__dict__, "version": live.version + 1,
-                               "status": MatchStatus.ABORTED.value, "pending": [],
-                               "result": {"termination": "aborted", "reason": reason}})
-            if self.store.commit(match_id, live.version, new_live, []):
-                self.store.archive.mark_finished(match_id, time.time())
-                self._ended(meta)
-                for hook in self._hooks:
-                    hook.after_commit(meta, live, new_live)
-                    hook.on_finish(meta, new_live)
-                return new_live
-        if reserved:
-            self.seeds.release(meta.seed_group, meta.id)
-        raise MatchBusy(f"match {match_id} is too busy to abort; try again")
-
-    def link_replay(self, match_id: str, replay_id: str) -> None:
-        """Note in an aborted match's result the match that replays it (`replayed_by`)."""
-        for _ in range(defaults.COMMIT_ATTEMPTS):
-            live = self.store.live(match_id)
-            result = {**(live.result or {}), "replayed_by": replay_id}
-            new_live = Live(**{**live.__dict__, "version": live.version + 1, "result": result})
-            if self.store.commit(match_id, live.version, new_live, []):
-                return
 
 def new_seed() -> int:
     """A fresh random match seed."""

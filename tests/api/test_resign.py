@@ -19,12 +19,15 @@ def test_a_resigned_seat_ranks_last_and_the_match_ends(client):
                           headers=auth(tokens["1"]))
     assert refused.status_code == 409 and refused.json["code"] == "seat.forfeited"
     again = client.post(f"/v1/matches/{match_id}/resign", headers=auth(tokens["1"]))
-    assert again.status_code == 200 and again.json["version"] == r.json["version"]
+    # harmless: no second forfeit (the referee may have played the seat's bid meanwhile,
+    # which raises the version; the forfeit recorded below is the first one's)
+    assert again.status_code == 200 and again.json["version"] >= r.json["version"]
     for seat in ("0", "2"):
         client.post(f"/v1/matches/{match_id}/resign", headers=auth(tokens[seat]))
     wait_until(lambda: client.get(f"/v1/matches/{match_id}").json["status"] == "over")
     result = client.get(f"/v1/matches/{match_id}").json["result"]
-    assert result["failures"]["1"]["code"] == "seat.resigned"
+    assert result["failures"]["1"] == {"code": "seat.resigned",
+                                       "version": r.json["version"] - 1}
     assert result["ranks"][1] == max(result["ranks"])
     after = client.post(f"/v1/matches/{match_id}/resign", headers=auth(tokens["0"]))
     assert after.status_code == 409 and after.json["code"] == "match.over"
@@ -44,6 +47,9 @@ def test_a_remote_seat_that_lets_its_time_run_out_forfeits_on_time(app):
     client = organiser_client(app)
     body = create(client, seats=("remote", "builtin:random"), remote_move_s=1)
     service = app.extensions["referee"]
+    # the bot bids first (its worker thread): a commit landing while the janitor forfeits
+    # makes it leave the seat to its next round, which this test does not run
+    wait_until(lambda: service.store.live(body["id"]).version >= 1)
     assert expire_remote(service) == 0   # in time
     import time
     assert expire_remote(service, now=time.time() + 1.5) == 1
