@@ -19,7 +19,7 @@ from referee.core.errors import ChanceUnsupported
 from referee.service.access import (ANYONE, ORGANISER, PLAYER, check_organiser, check_owner,
                                     check_seating, need_caller, requires)
 from referee.service.records import created_body
-from referee.service.schemas import MatchCreatedSchema, ProblemSchema
+from referee.service.schemas import ProblemSchema
 
 KEY_REFUSALS = "auth.key_missing, auth.key_invalid"
 
