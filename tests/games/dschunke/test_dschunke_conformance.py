@@ -80,7 +80,7 @@ def test_conformance_biased_playouts_reach_every_poker_outcome():
 
 @pytest.mark.parametrize("players, options, seed", [
     pytest.param(p, o, s, id=f"{p}p-{'-'.join(o) or 'defaults'}-s{s}")
-    for p, o in SETUPS + VARIANTS for s in range(max(2, SEEDS // 10))])
+    for p, o in SETUPS + VARIANTS for s in range(max(1, SEEDS // 20))])
 def test_conformance_external_chance_playouts(players, options, seed):
     """Every set-up with external chance: the chance seat's outcomes are chosen among those
     listed (bids biased to reach payouts and S rewards), every contract check as usual."""
