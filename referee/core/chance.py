@@ -52,6 +52,17 @@ Converting: `external_log(game, players, options, seed, moves)` replays an inter
 with tracing and returns the external log: the set-up's chance moves first, then each
 (seat, move) followed by the chance moves it caused, as (CHANCE, move) pairs.
 `engine.replay(game, players, options, 0, log, chance=EXTERNAL)` then reaches the same outcome.
+
+What the rest of the system does with it (nothing for a game to write): the kit suspends and
+re-plays moves (`referee.core.suspend`; a game's state is a dict without a top-level
+"chance" key; `play` and `settle` must be deterministic given the outcomes); a waiting move's
+views are the views of the state before it, a waiting set-up's view is None. The conformance
+suite plays every game with `external_chance` in both modes and converts its internal
+playouts with `external_log` (same outcome, same views), and its redetermination checks hold
+a seat's view to hiding outcomes owned by others or by NOBODY: `view` and `redetermine`
+treat them as any hidden card. Over HTTP the chance seat is written "chance" (SEAT_JSON);
+the match log shows a chance move to its owner only while the match runs (everyone when
+owner is None, no one when NOBODY), all of it once it is over.
 """
 
 from __future__ import annotations
@@ -266,6 +277,6 @@ def _drain(events: list) -> list[tuple]:
 
 
 __all__ = ["CHANCE", "CHANCE_MOVE", "EXTERNAL", "EXTERNAL_SEED", "ILLEGAL_OUTCOME", "INTERNAL",
-           "MODES", "NOBODY", "SEAT_JSON", "ChanceEvent", "NeedChance", "canonical", "chance_move", "chosen", "draw",
-           "external_log", "is_external", "seat_from_json", "seat_to_json", "session", "shuffled", "take", "tracing",
-           "weighed"]
+           "MODES", "NOBODY", "SEAT_JSON", "ChanceEvent", "NeedChance", "canonical",
+           "chance_move", "chosen", "draw", "external_log", "is_external", "seat_from_json",
+           "seat_to_json", "session", "shuffled", "take", "tracing", "weighed"]

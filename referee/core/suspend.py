@@ -4,7 +4,7 @@ An external-chance state has one key games never touch, `state["chance"]`::
 
     {"mode": "external", "waiting": null}                     # nothing to supply now
     {"mode": "external", "waiting": {
-        "seat": 1, "move": {"type": "bid", "card": 3},       # the move that waits (the set-up: null)
+        "seat": 1, "move": {"type": "bid", "card": 3},       # the move that waits (set-up: null)
         "setup": null,                                       # the set-up: {"players", "options"}
         "supplied": [4],                                     # outcomes given so far, in order
         "need": {"kind": "prize", "owner": null, "prompt": {},
@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import json
 
-from referee.core import chance
+from referee.core import chance, engine
 from referee.core.chance import CHANCE, EXTERNAL, EXTERNAL_SEED, NOBODY, NeedChance
 from referee.core.copying import deep_copy
 from referee.core.errors import ChanceUnsupported, InvalidState, NotYourTurn, RefereeError
@@ -167,9 +167,26 @@ def load(game, data: dict, load_plain) -> dict:
     if found is not None:
         if found["seat"] is None or found["move"] is None:
             _invalid(name, "$.chance.waiting.seat", "a waiting move needs its seat and move")
-        _verify(game, found, lambda supplied: _move(game, {**data, KEY: idle()}, found["seat"],
-                                                    found["move"], supplied))
+        base = {**data, KEY: idle()}
+        _check_waiting_move(game, base, found["seat"], found["move"])
+        _verify(game, found, lambda supplied: _move(game, base, found["seat"], found["move"],
+                                                    supplied))
     return deep_copy(data)
+
+
+def _check_waiting_move(game, base: dict, seat: int, move: dict) -> None:
+    """A stored waiting move passes every check on its base state (it was legal there)."""
+    name = game.spec.name
+    decision = engine.decision_for(game, base, seat)
+    if decision is None:
+        _invalid(name, "$.chance.waiting.seat", f"seat {seat} has no decision before the move")
+    try:
+        engine.check_move_shape(game, decision, move)
+        refusal = game.rule_for(base, seat, move).check(base, seat, move)
+        if refusal is not None:
+            raise refusal
+    except RefereeError as err:
+        _invalid(name, "$.chance.waiting.move", f"{err.code}: {err.message}")
 
 
 def _load_setup(game, data: dict, found: dict) -> dict:
@@ -194,6 +211,8 @@ def _verify(game, found: dict, replay) -> None:
         again = waiting(replay(list(found["supplied"])))
     except RefereeError as err:
         _invalid(name, "$.chance.waiting", f"playing it again fails: {err.code}: {err.message}")
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        _invalid(name, "$.chance.waiting", f"playing it again fails ({type(err).__name__})")
     if again is None:
         _invalid(name, "$.chance.waiting", "playing it again needs no more chance")
     if chance.canonical(again) != chance.canonical(found):

@@ -24,7 +24,7 @@ UNDESCRIBED = {"type": "object", "description": "not yet described for this game
 def describe(game: Game) -> dict:
     """GET /v1/games/{game}: the spec plus `views` (schema and example per viewer) and `board`."""
     seat, spectator = example_views(game)
-    return {**game.spec.to_dict(),
+    return {**game.spec.to_dict(), "external_chance": game.external_chance,
             "views": {"seat": {"schema": view_schema(game, False), "example": seat,
                                "example_seat": 0},
                       "spectator": {"schema": view_schema(game, True), "example": spectator}},

@@ -56,6 +56,9 @@ class GameSummarySchema(_Open):
 
 
 class GameSchema(GameSummarySchema):
+    external_chance = fields.Boolean(metadata={
+        "description": "whether the game takes its chance from outside (`\"chance\": "
+                       "\"external\"` in checks and matches; else 422 chance.unsupported)"})
     options = fields.List(fields.Nested(OptionSchema))
     moves = fields.List(fields.Nested(MoveKindSchema))
     hidden = fields.List(fields.String())
@@ -239,8 +242,8 @@ class PromptSchema(_Open):
 
 class ChancePromptSchema(PromptSchema):
     outcomes = fields.List(fields.Dict(), metadata={
-        "description": "the legal chance moves with their probabilities: "
-                       "[{\"move\": {\"type\": \"chance\", \"outcome\": ...}, \"probability\": p}]"})
+        "description": "the legal chance moves with their probabilities: [{\"move\": "
+                       "{\"type\": \"chance\", \"outcome\": ...}, \"probability\": p}]"})
 
 
 class MoveSubmitSchema(_Open):

@@ -142,12 +142,17 @@ WITHHELD = Markup('<p class="withheld" id="withheld">The board is not shown whil
                   'would tell their future. It appears when they are all over.</p>')
 
 
+DEALING = Markup('<p class="withheld" id="withheld">The table is being set up: the board '
+                 'appears once the organiser has entered the set-up\'s chance outcomes.</p>')
+
+
 def _board(meta, live, summary: dict, viewer, step) -> dict:
     """The drawn parts of a match at `step` (None: now): svg, seat table, hand, to act."""
     view = summary["view"] if step is None or step == live.version else \
         FRAMES.view(service(), meta, step)
-    if view is None:  # the service withholds it from this caller
-        return {"svg": WITHHELD, "heads": [], "rows": [], "hand": None, "to_act": [],
+    if view is None:  # withheld (shared seed), or a set-up still waiting for its chance
+        notice = DEALING if meta.chance == "external" else WITHHELD  # never seed-shared
+        return {"svg": notice, "heads": [], "rows": [], "hand": None, "to_act": [],
                 "step": step, "final": True,
                 "colours": boards.colours(meta.game, {}, meta.players)}
     ctx = context(summary, viewer)

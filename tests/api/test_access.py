@@ -25,6 +25,8 @@ STRANGER = {
                               403, "seats.not_open"),
     ("POST", "/v1/matches/<match_id>/moves"): (lambda t: {"move": {}}, 401, "auth.token_missing"),
     ("POST", "/v1/matches/<match_id>/resign"): (lambda t: None, 401, "auth.token_missing"),
+    ("POST", "/v1/matches/<match_id>/chance"): (lambda t: {"move": {}}, 403,
+                                                "auth.organiser_only"),
     ("POST", "/v1/matches/<match_id>/events/ticket"): (lambda t: None, 401,
                                                        "auth.token_missing"),
     ("POST", "/v1/games/<game>/check"): None,  # anyone: the stateless check is a read

@@ -251,6 +251,10 @@ BAD_STATES = [
     (lambda s: s["chance"]["waiting"].update(supplied=[1]), "$.chance.waiting"),
     (lambda s: s["chance"]["waiting"].update(move={"type": "bid", "card": 1}),
      "$.chance.waiting"),
+    (lambda s: s["chance"]["waiting"].update(move={"type": "bid", "card": 9}),
+     "$.chance.waiting.move"),  # not in seat 1's hand
+    (lambda s: s["chance"]["waiting"].update(move={"type": "bid"}), "$.chance.waiting.move"),
+    (lambda s: s["chance"]["waiting"].update(seat=0), "$.chance.waiting.seat"),
     (lambda s: s["chance"]["waiting"].update(seat=None), "$.chance.waiting.seat"),
     (lambda s: s.update(scores=[0]), "$.scores"),
     (lambda s: s.update(winner="x"), "$.winner"),

@@ -95,3 +95,12 @@ def test_twins_of_a_running_match_show_no_board_until_all_are_over(client, app):
                timeout=60)
     assert client.get(f"/matches/{done.meta.id}/frame/3").status_code == 200
     assert "<svg" in client.get(f"/matches/{done.meta.id}").get_data(as_text=True)
+
+
+def test_a_table_being_dealt_shows_a_notice_instead_of_a_board(client, app):
+    """An external-chance match whose set-up waits for the organiser has no view yet: the
+    page says the table is being set up (not the duplicate-event notice)."""
+    created = app.extensions["referee"].create("gops", ["remote"] * 2, chance="external")
+    for url in (f"/matches/{created.meta.id}", f"/matches/{created.meta.id}/board"):
+        html = client.get(url).get_data(as_text=True)
+        assert 'id="withheld"' in html and "being set up" in html and "<svg" not in html, url
