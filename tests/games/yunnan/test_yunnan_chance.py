@@ -19,6 +19,7 @@ from referee.core.errors import IllegalMove, InvalidState
 from referee.core.playout import random_playout
 from referee.games.yunnan import GAME
 from referee.games.yunnan.data import DULI_CARD_IDS, DULI_CARDS, START_COINS
+from tests.api.helpers import auth, create
 
 KEY = "chance"  # the core's record in an external state (referee.core.suspend)
 
@@ -195,3 +196,47 @@ def test_random_external_playouts_reach_the_end(players, seed, options):
     assert GAME.outcome(state) is not None and state[KEY]["waiting"] is None
     assert (draws > len(DULI_CARD_IDS)) if players == 2 else draws == 1
     assert GAME.from_dict(GAME.to_dict(state)) == state
+
+
+def test_the_check_endpoint_plays_on_from_a_hand_made_position(client):
+    """POST /v1/games/yunnan/check with the position as state: the bid, then the dealer's
+    card (7 of the two left) are legal; a discarded card is the first error, after the bid."""
+    data = _position([3, 7])
+    bid = next(m for m in GAME.legal_moves(GAME.from_dict(data), 1) if m["type"] == "bid")
+    moves = [{"seat": 1, "move": bid}, {"seat": "chance", "move": chance.chance_move(7)}]
+    r = client.post("/v1/games/yunnan/check", json={
+        "players": 2, "chance": "external", "state": data, "moves": moves, "view_seat": -1})
+    body = r.json
+    assert r.status_code == 200 and body["legal"] and body["applied"] == 2, body
+    assert body["view"]["duli_cards"]["shown"] == [7] and "chance" not in body["view"]
+    assert [p["seat"] for p in body["pending"]] == [1]
+    moves[1]["move"] = chance.chance_move(5)
+    body = client.post("/v1/games/yunnan/check", json={
+        "players": 2, "chance": "external", "state": data, "moves": moves}).json
+    assert not body["legal"] and body["applied"] == 1
+    assert body["error"]["code"] == "move.illegal.chance.outcome"
+
+
+def test_a_live_two_player_table_over_rest_with_the_organiser_dealing(client):
+    """POST /v1/matches with chance external: the organiser enters the turn order, then
+    Dúlì's cards as the players' moves call for them; the board shows each card turned."""
+    match = create(client, "yunnan", chance="external")
+    mid, tokens = match["id"], match["tokens"]
+    url = f"/v1/matches/{mid}/chance"
+    assert client.get(f"/v1/matches/{mid}").json["view"] is None  # no board before the order
+    assert len(client.get(url).json["outcomes"]) == 2
+    assert client.post(url, json={"move": chance.chance_move([1, 0])}).status_code == 200
+    for seat in (1, 0):  # both pass: Dúlì, third on the blue track, then passes too
+        r = client.post(f"/v1/matches/{mid}/moves", json={"move": {"type": "pass"}},
+                        headers=auth(tokens[str(seat)]))
+        assert r.status_code == 200, r.json
+    prompt = client.get(url).json  # the bidding ends: Dúlì travels first, a card is needed
+    assert prompt["must_act"] is True and prompt["decision"]["kind"] == "chance:duli_card"
+    assert [o["move"]["outcome"] for o in prompt["outcomes"]] == list(DULI_CARD_IDS)
+    r = client.post(url, json={"move": chance.chance_move(9)})
+    assert r.status_code == 200, r.json
+    seat0 = client.get(f"/v1/matches/{mid}/prompt", headers=auth(tokens["0"])).json
+    summary = client.get(f"/v1/matches/{mid}").json
+    assert summary["view"]["duli_cards"]["shown"] == [9]
+    assert summary["view"]["duli_cards"]["draw_pile"] == 15 and "chance" not in summary["view"]
+    assert seat0["must_act"] is (summary["view"]["actor"] == 0)
