@@ -113,6 +113,13 @@ class StateError(RefereeError):
     family = "state"
 
 
+class ChanceError(RefereeError):
+    """chance.*: external chance asked of a match, game or arena that does not take it
+    (chance.internal, chance.unsupported)."""
+
+    family = "chance"
+
+
 class RequestError(RefereeError):
     """request.* and http.*: the request itself is wrong (JSON, schema, size, endpoint)."""
 
@@ -153,7 +160,7 @@ class ServerError(RefereeError):
 FAMILIES: dict[str, type[RefereeError]] = {
     cls.family: cls for cls in (MoveError, TurnError, MatchError, AuthError, AccountError,
                                 GameError, OptionsError, PlayersError, SeatsError, SeatError,
-                                LimitsError, StateError, RequestError, BotError,
+                                LimitsError, StateError, ChanceError, RequestError, BotError,
                                 TournamentError, RateLimitError, WaitError,
                                 ServerError)
 }
