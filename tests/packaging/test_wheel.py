@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -45,10 +46,19 @@ def _call(url: str, body: dict | None = None) -> dict:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    """A fresh venv with the wheel built from this checkout installed: its bin folder."""
+    """A fresh venv with the wheel built from this checkout installed: its bin folder.
+
+    The wheel is built from a copy of the checkout: pip builds a local project in place, in
+    its build/ folder, and a clean-clone CI run once failed there with "File exists:
+    build/bdist.linux-x86_64/wheel/referee-0.1.0.dist-info" while other tests ran beside it.
+    A copy of its own leaves nothing behind in the checkout and shares nothing."""
     work = tmp_path_factory.mktemp("wheel")
+    source = work / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
+        "node_modules", "screenshots"))
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(work / "dist"),
-          str(ROOT)], cwd=work)
+          str(source)], cwd=work)
     wheels = list((work / "dist").glob("referee-*.whl"))
     assert len(wheels) == 1, wheels
     _run([sys.executable, "-m", "venv", str(work / "venv")])
