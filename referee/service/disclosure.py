@@ -135,7 +135,8 @@ class MatchReading:
             "to_act": [{"seat": seat_to_json(d.seat), "decision": d.kind, "sealed": d.sealed}
                        for d in decisions],
             "result": self._result_for(meta, live, Caller(seat=viewer), twins),
-            "view": None if viewer is None and twins else game.view(state, viewer),
+            "view": None if viewer is None and twins else
+            self._view(meta.id, live.version, game, state, viewer),
         }
 
     def prompt(self, match_id: str, seat: int, wait: float = 0.0, loaded=None) -> dict:
@@ -156,12 +157,19 @@ class MatchReading:
             "decision": decision.to_dict() if decision else None,
             "legal_moves": game.legal_moves(state, seat) if decision else [],
             # the chance seat (the organiser at the table) sees what a spectator sees
-            "view": game.view(state, None if seat == CHANCE else seat), "result": live.result,
+            "view": self._view(meta.id, live.version, game, state,
+                               None if seat == CHANCE else seat), "result": live.result,
         }
         if seat == CHANCE:
             prompt["outcomes"] = [{"move": m, "probability": p} for m, p in
                                   (game.chance_outcomes(state) if decision else [])]
         return prompt
+
+    def _view(self, match_id: str, version: int, game, state, viewer: int | None):
+        """`game.view(state, viewer)` of the match at `version`, computed once per version
+        and viewer in this process (states.py): a seat's prompt after its own move shows the
+        view its move's answer showed. Shared: serialised, never changed."""
+        return self._states.view(match_id, version, viewer, lambda: game.view(state, viewer))
 
     def log(self, match_id: str, viewer: int | None, caller: Caller | None = None) -> dict:
         """The match record; while it runs, others' hidden moves and failure details are

@@ -1,18 +1,22 @@
 """The last live record and game state this process saw of each match, so that a hot match
 skips both the transfer and parse of its live record (only its version is checked, store.py
-`live_since`) and the game's from_dict."""
+`live_since`) and the game's from_dict; and the views of that version already computed, so
+that a seat's prompt after its own move (the move's answer carried the same view) does not
+compute it again."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Callable
 
 
 class StateCache:
-    """Per match, one version's live record and game state, least recently used out.
+    """Per match, one version's live record, game state and views, least recently used out.
 
-    Both are shared with every reader and never mutated (a new version is a new Live, states
-    are immutable): a version committed once has one live record, so a cached one is current
-    exactly when the stored version equals its version."""
+    All are shared with every reader and never mutated (a new version is a new Live, states
+    are immutable, views are only serialised): a version committed once has one live record,
+    so a cached one is current exactly when the stored version equals its version, and a
+    view of that version computed once is that version's view for that viewer for good."""
 
     def __init__(self, size: int = 1024):
         self.size, self._items = size, OrderedDict()
@@ -32,14 +36,28 @@ class StateCache:
 
     def put(self, match_id: str, version: int, state=None, live=None) -> None:
         """Keep the match at `version`: its state and/or live record (what is known of the
-        same version already cached stays)."""
+        same version already cached stays; another version's views go)."""
         old = self._items.get(match_id)
+        views = {}
         if old is not None and old[0] == version:
             state = old[2] if state is None else state
             live = old[1] if live is None else live
+            views = old[3]
         elif old is not None and old[0] > version:
             return   # a slower reader of an older version: keep the newer one
-        self._items[match_id] = (version, live, state)
+        self._items[match_id] = (version, live, state, views)
         self._items.move_to_end(match_id)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
+
+    def view(self, match_id: str, version: int, viewer, compute: Callable[[], object]):
+        """`viewer`'s view (a seat, or None for a spectator) of the match at `version`:
+        the one computed before for this version and viewer, else `compute()`, kept when
+        `version` is the cached one (a view of any other version is not kept)."""
+        item = self._items.get(match_id)
+        if item is None or item[0] != version:
+            return compute()
+        views = item[3]
+        if viewer not in views:
+            views[viewer] = compute()
+        return views[viewer]

@@ -1,0 +1,83 @@
+"""The per-version view cache (referee/service/states.py): a view computed once for a version
+and a viewer is served again only to that viewer at that version.
+
+A seat's move answer and its next prompt show the same view, so the process keeps it; a seat
+must never get another seat's view (hidden hands), nor a view of a version the match left.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.games import GAMES
+from referee.service.states import StateCache
+from tests.api.helpers import auth, create
+
+
+def test_a_view_is_computed_once_per_version_and_viewer():
+    cache, made = StateCache(), []
+
+    def compute(tag):
+        return lambda: made.append(tag) or {"tag": tag}
+
+    cache.put("m", 3, state={"s": 3})
+    assert cache.view("m", 3, 0, compute("v3 seat 0")) == {"tag": "v3 seat 0"}
+    assert cache.view("m", 3, 0, compute("again")) == {"tag": "v3 seat 0"}
+    assert cache.view("m", 3, 1, compute("v3 seat 1")) == {"tag": "v3 seat 1"}
+    assert cache.view("m", 3, None, compute("v3 spectator")) == {"tag": "v3 spectator"}
+    assert made == ["v3 seat 0", "v3 seat 1", "v3 spectator"]
+
+
+def test_a_new_version_drops_the_views_and_an_uncached_version_keeps_none():
+    cache, made = StateCache(), []
+
+    def compute(tag):
+        return lambda: made.append(tag) or tag
+
+    cache.put("m", 3, state={"s": 3})
+    cache.view("m", 3, 0, compute("v3"))
+    cache.put("m", 3, live="live 3")          # the same version read again keeps its views
+    assert cache.view("m", 3, 0, compute("v3 again")) == "v3"
+    cache.put("m", 4, state={"s": 4})
+    assert cache.view("m", 4, 0, compute("v4")) == "v4"
+    assert cache.view("m", 3, 0, compute("v3 late")) == "v3 late"   # a reader behind
+    assert cache.view("m", 3, 0, compute("v3 later")) == "v3 later"  # ...is not kept
+    cache.put("m", 2, state={"s": 2})           # an older version never replaces a newer one
+    assert cache.view("m", 4, 0, compute("v4 again")) == "v4"
+    assert made == ["v3", "v4", "v3 late", "v3 later"]
+
+
+@pytest.mark.parametrize("name", GAMES.names())
+def test_every_answer_shows_its_own_seats_view_of_its_own_version(embedded_app, name):
+    """Prompts and move answers through the API, each compared with the game's view of the
+    stored state computed afresh for that seat; seats' views differ (hidden hands, and
+    `you` at least), so a view served to the wrong seat would show."""
+    client, service = embedded_app.test_client(), embedded_app.extensions["referee"]
+    game = GAMES.get(name)
+    created = create(client, game=name, seats=["remote"] * 3, seed=11, max_moves=40)
+    match_id, tokens = created["id"], created["tokens"]
+
+    def fresh(seat: int) -> dict:
+        state = game.from_dict(service.store.live(match_id).state)
+        return game.view(state, seat)
+
+    differ, moves = False, 0
+    while moves < 40:
+        acting = None
+        for seat, token in sorted(tokens.items()):
+            prompt = client.get(f"/v1/matches/{match_id}/prompt", headers=auth(token)).json
+            assert prompt["view"] == fresh(int(seat)), (seat, prompt["version"])
+            differ = differ or prompt["view"] != fresh((int(seat) + 1) % 3)
+            if prompt["must_act"] and acting is None:
+                acting = (seat, token, prompt)
+        if acting is None:
+            break
+        seat, token, prompt = acting
+        answer = client.post(f"/v1/matches/{match_id}/moves", headers=auth(token),
+                             json={"move": prompt["legal_moves"][-1],
+                                   "expected_version": prompt["version"]}).json
+        assert answer["version"] == prompt["version"] + 1
+        assert answer["view"] == fresh(int(seat))   # the new version's, not the prompt's
+        moves += 1
+    assert moves > 5
+    assert differ, "no two seats ever saw different views: the test would miss a leak"
