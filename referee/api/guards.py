@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from flask import request
 
+from referee.api.arguments import JSON_BODY
 from referee.core.errors import RefereeError
 from referee.service import strictjson
 
@@ -27,7 +28,8 @@ def strict_json_body() -> None:
     if not data:
         return
     try:
-        strictjson.loads(data, max_depth=MAX_BODY_DEPTH)
+        # kept for the hot routes' fast argument readers (arguments.py): parsed once
+        request.environ[JSON_BODY] = strictjson.loads(data, max_depth=MAX_BODY_DEPTH)
     except strictjson.BadJson as err:
         raise RefereeError(f"the request body is not valid JSON: {err}",
                            code="request.malformed_json") from None

@@ -6,6 +6,7 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from referee.api import arguments
 from referee.api.answers import json_answer
 from referee.api.auth import bearer_token, caller, principal
 from referee.api.context import service
@@ -27,6 +28,11 @@ blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
 PROMPT_QUERY, MOVE_SUBMIT = PromptQuerySchema(), MoveSubmitSchema()
 # The hot routes' argument schemas as instances: given a class, webargs builds a schema (deep
 # copying its fields) on every request; a schema instance holds no per-load state.
+blp.ARGUMENTS_PARSER = arguments.FastParser()
+blp.ARGUMENTS_PARSER.register(PROMPT_QUERY, "query", arguments.prompt_query)
+blp.ARGUMENTS_PARSER.register(MOVE_SUBMIT, "json", arguments.move_submit)
+# ...and read without them when plainly valid (arguments.py); the schemas still document
+# them and judge every other request
 
 
 def _viewer(meta) -> int | None:

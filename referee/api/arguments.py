@@ -1,0 +1,63 @@
+"""Arguments of the hot routes read without marshmallow when they are plainly valid.
+
+flask-smorest's `blp.arguments(schema)` documents the route's input in the OpenAPI document and
+has webargs load every request through the marshmallow schema (about 85 µs a request: the body
+parsed a second time, the schema walked). The hot routes (a seat's prompt and its move) keep
+the decorator, so the document and every refusal stay as they are, but their parser first
+asks a fast reader registered for that schema: given a request it can vouch for (the body the
+strict JSON guard already parsed, of the expected keys and exact types), it answers what the
+schema's load would; anything else (a missing or unknown key, a string for an integer, no
+JSON at all) returns None and goes through webargs and marshmallow as before, whose 422s name
+what is wrong. tests/api/test_arguments.py holds each fast reader to its schema's load.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from webargs.flaskparser import FlaskParser, is_json_request
+
+JSON_BODY = "referee.json_body"
+"""Where the strict JSON guard leaves the request body it parsed (in the request's WSGI
+environ, which is the request's own: `flask.g` may outlive a request)."""
+
+
+class FastParser(FlaskParser):
+    """webargs' FlaskParser, asking a registered fast reader before loading a schema."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._fast: dict[int, tuple[object, str, Callable]] = {}
+
+    def register(self, schema, location: str, reader: Callable) -> None:
+        """Read `schema`'s arguments at `location` with `reader(request)` when it answers."""
+        self._fast[id(schema)] = (schema, location, reader)
+
+    def parse(self, argmap, req=None, *, location=None, **kwargs):
+        """The fast reader's answer when it has one, else webargs' parse."""
+        fast = self._fast.get(id(argmap))
+        if fast is not None and fast[0] is argmap and fast[1] == (location or "json"):
+            answer = fast[2](req or self.get_default_request())
+            if answer is not None:
+                return answer
+        return super().parse(argmap, req, location=location, **kwargs)
+
+
+def move_submit(request) -> dict | None:
+    """MoveSubmitSchema's load of a body `{"move": <not null>, "expected_version": int|null}`
+    (expected_version optional), or None to leave any other body to the schema."""
+    body = request.environ.get(JSON_BODY) if is_json_request(request) else None
+    if type(body) is not dict or body.get("move") is None or not _MOVE_KEYS.issuperset(body):
+        return None   # no move, a null one (the schema refuses it), an unknown key
+    version = body.get("expected_version")
+    if version is not None and type(version) is not int:
+        return None   # "3", 3.0, true: the schema decides (and words the refusal)
+    return {"move": body["move"], "expected_version": version}
+
+
+_MOVE_KEYS = frozenset(("move", "expected_version"))
+
+
+def prompt_query(request) -> dict | None:
+    """PromptQuerySchema's load of a request without a query string (`wait` defaults to 0)."""
+    return None if request.query_string else {"wait": 0.0}
