@@ -284,6 +284,11 @@ class KitGame(Game):
         """The complete state as plain data (a copy)."""
         return deep_copy(state)
 
+    def stored(self, state) -> dict:
+        """The state itself: a kit state is already its plain data, and a caller of `stored`
+        changes neither (a copy per move cost as much as the move's view)."""
+        return state
+
     def setup_external(self, players: int, options: dict):
         """The set-up with chance supplied from outside: complete, or waiting for chance."""
         return suspend.start(self, players, options)

@@ -81,3 +81,28 @@ def test_every_answer_shows_its_own_seats_view_of_its_own_version(embedded_app, 
         moves += 1
     assert moves > 5
     assert differ, "no two seats ever saw different views: the test would miss a leak"
+
+
+@pytest.mark.parametrize("name", GAMES.names())
+def test_a_live_record_sharing_its_state_never_changes_after_its_commit(embedded_app, name):
+    """The live record holds the committed state itself (`Game.stored`, no copy): the moves
+    after it, each judged and played on that state, leave it as it was committed."""
+    from referee.service import fastjson
+
+    client, service = embedded_app.test_client(), embedded_app.extensions["referee"]
+    created = create(client, game=name, seats=["remote"] * 3, seed=5, max_moves=30)
+    match_id, tokens = created["id"], created["tokens"]
+    kept = []
+    for _ in range(30):
+        live = service.store.live(match_id)
+        if live.status != "active":
+            break
+        kept.append((service._states.live(match_id), fastjson.dumps(live.state)))
+        seat = str(live.pending[0])
+        prompt = client.get(f"/v1/matches/{match_id}/prompt", headers=auth(tokens[seat])).json
+        answer = client.post(f"/v1/matches/{match_id}/moves", headers=auth(tokens[seat]),
+                             json={"move": prompt["legal_moves"][0]})
+        assert answer.status_code == 200, answer.json
+    assert len(kept) > 5
+    for live, committed in kept:
+        assert fastjson.dumps(live.state) == committed, live.version
