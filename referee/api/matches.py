@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from referee.api import arguments
 from referee.api.answers import json_answer
@@ -22,13 +21,13 @@ from referee.service.dealer import check_creator
 from referee.service.disclosure import Caller
 from referee.service.records import created_body, to_jsonl
 
-blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
-                description="Matches refereed move by move; seats act with their bearer token.")
+blp = arguments.HotBlueprint(
+    "matches", __name__, url_prefix="/v1/matches",
+    description="Matches refereed move by move; seats act with their bearer token.")
 
 PROMPT_QUERY, MOVE_SUBMIT = PromptQuerySchema(), MoveSubmitSchema()
 # The hot routes' argument schemas as instances: given a class, webargs builds a schema (deep
 # copying its fields) on every request; a schema instance holds no per-load state.
-blp.ARGUMENTS_PARSER = arguments.FastParser()
 blp.ARGUMENTS_PARSER.register(PROMPT_QUERY, "query", arguments.prompt_query)
 blp.ARGUMENTS_PARSER.register(MOVE_SUBMIT, "json", arguments.move_submit)
 # ...and read without them when plainly valid (arguments.py); the schemas still document
