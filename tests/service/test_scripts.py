@@ -68,3 +68,21 @@ def test_the_database_of_the_url_is_used(needs_real_redis):
         assert redis.Redis.from_url(f"{base}/0").get(key) is None
     finally:
         redis.Redis.from_url(f"{base}/1").delete(key)
+
+
+def test_the_idle_check_uses_the_systems_select_even_under_gevent(monkeypatch):
+    """gevent's select yields to its hub even with a zero timeout; the pool's check of an
+    idle connection takes the system's (which never waits with a zero timeout)."""
+    import select as select_module
+    import sys
+    import types
+
+    from referee.service.scripts import _plain_select
+
+    monkeypatch.delitem(sys.modules, "gevent.monkey", raising=False)
+    assert _plain_select() is select_module.select
+    original = object()
+    stub = types.SimpleNamespace(is_module_patched=lambda name: name == "select",
+                                 get_original=lambda module, name: original)
+    monkeypatch.setitem(sys.modules, "gevent.monkey", stub)
+    assert _plain_select() is original
