@@ -20,10 +20,14 @@ import json
 import math
 import re
 
+import orjson
+
 MAX_DEPTH = 64
 """Deepest nesting of arrays and objects a bot's answer may have."""
 
 _INT_LIMIT = 2 ** 63
+_SLOW = object()
+_SURROGATE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
@@ -34,6 +38,47 @@ class BadJson(ValueError):
 
 def loads(data: bytes, max_depth: int = MAX_DEPTH):
     """The value of `data`, or BadJson for anything not strict JSON (see the module)."""
+    value = _fast(data, max_depth)
+    return _strict(data, max_depth) if value is _SLOW else value
+
+
+def _fast(data: bytes, max_depth: int):
+    """orjson's value of `data` when it is surely the strict parser's too, else _SLOW (and
+    the strict parser decides, and words any refusal).
+
+    orjson (about 8x faster) already refuses what is not UTF-8, a byte-order mark, NaN and
+    Infinity, numbers that overflow, lone surrogates. It keeps the last of duplicate keys,
+    reads integers up to 2**64 and turns longer ones into floats, and nests 1024 deep; so it
+    is trusted only when the text nests no deeper than allowed, has no surrogate escape,
+    every integer is in the signed 64-bit range, no float reaches 2**63 (it may have been a
+    long integer), and the objects hold as many pairs as the text has colons (a colon in a
+    string only makes the check fail: then the strict parser looks)."""
+    if type(data) is not bytes or data.count(b"[") + data.count(b"{") > max_depth or \
+            _SURROGATE_BYTES.search(data):
+        return _SLOW
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return _SLOW
+    pairs, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            pairs += len(item)
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is int:
+            if not -_INT_LIMIT <= item < _INT_LIMIT:
+                return _SLOW
+        elif kind is float and not -_INT_LIMIT < item < _INT_LIMIT:
+            return _SLOW
+    return value if pairs == data.count(b":") else _SLOW
+
+
+def _strict(data: bytes, max_depth: int):
+    """The strict parser: json with hooks refusing each thing strict JSON is not."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
