@@ -53,21 +53,34 @@ def caller_of_request(service) -> Caller | None:
 
 def authenticate():
     """Set `g.caller`, then refuse a caller the route does not take (401/403 problems)."""
-    if request.endpoint is None or request.method == "OPTIONS":
+    req = request._get_current_object()   # read a dozen times: one context lookup
+    endpoint, method = req.endpoint, req.method
+    if endpoint is None or method == "OPTIONS":
         return None  # a 404/405 or a pre-flight: nothing of ours runs
-    service = current_app.extensions["referee"]
-    g.caller = caller_of_request(service)
-    level = view_level(current_app, request.endpoint, request.method)
-    if level is None and request.method not in READS:
+    app = current_app._get_current_object()
+    g.caller = caller_of_request(app.extensions["referee"])
+    level = _level(app, endpoint, method)
+    if level is None and method not in READS:
         # fail closed: a write route that states no caller is refused, never open
-        raise Forbidden(f"{request.method} {request.path} declares no caller")
+        raise Forbidden(f"{method} {req.path} declares no caller")
     if level == PLAYER:
         need_caller(g.caller)
     elif level == ORGANISER:
-        check_organiser(g.caller, f"call {request.method} {request.url_rule}")
+        check_organiser(g.caller, f"call {method} {req.url_rule}")
     elif level == SEAT:
-        token = parse_bearer(request.headers.get("Authorization"))
+        token = parse_bearer(req.headers.get("Authorization"))
         if token is None or is_account_key(token):
             raise MissingToken("this request needs a seat token: 'Authorization: Bearer st_…' "
                                "(an account key is not a seat token)")
     return None
+
+
+def _level(app, endpoint: str, method: str) -> str | None:
+    """`view_level`, remembered per app, endpoint and method (views are not replaced once
+    the app serves; a request asks on every call)."""
+    levels = app.extensions.setdefault("referee.access_levels", {})
+    try:
+        return levels[endpoint, method]
+    except KeyError:
+        level = levels[endpoint, method] = view_level(app, endpoint, method)
+        return level
