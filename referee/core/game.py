@@ -54,6 +54,11 @@ class Game(ABC):
     def to_dict(self, state) -> dict:
         """The complete state as JSON-able data (the omniscient state, for storage)."""
 
+    def served_view(self, state, seat: int | None):
+        """`view(state, seat)` for a caller that only serialises it and changes nothing (the
+        service's answers): it may share objects with `state` and the game's own tables."""
+        return self.view(state, seat)
+
     def stored(self, state) -> dict:
         """`to_dict(state)`, possibly sharing `state`'s own objects: for a caller that only
         serialises it and changes neither (the service's live record of a committed state)."""

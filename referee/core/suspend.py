@@ -225,7 +225,8 @@ def _invalid(name: str, path: str, reason: str):
     raise InvalidState(f"invalid {name} state: {err.message}", **err.details)
 
 
-_WHILE_SETTING_UP = {"view": None, "outcome": None, "standing": None, "reveals": 0}
+_WHILE_SETTING_UP = {"view": None, "served_view": None, "outcome": None, "standing": None,
+                     "reveals": 0}
 """What a game's reading methods answer for a set-up that waits for chance."""
 
 

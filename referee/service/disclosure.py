@@ -168,8 +168,9 @@ class MatchReading:
     def _view(self, match_id: str, version: int, game, state, viewer: int | None):
         """`game.view(state, viewer)` of the match at `version`, computed once per version
         and viewer in this process (states.py): a seat's prompt after its own move shows the
-        view its move's answer showed. Shared: serialised, never changed."""
-        return self._states.view(match_id, version, viewer, lambda: game.view(state, viewer))
+        view its move's answer showed. Shared (`served_view`): serialised, never changed."""
+        return self._states.view(match_id, version, viewer,
+                                 lambda: game.served_view(state, viewer))
 
     def log(self, match_id: str, viewer: int | None, caller: Caller | None = None) -> dict:
         """The match record; while it runs, others' hidden moves and failure details are

@@ -106,3 +106,42 @@ def test_a_live_record_sharing_its_state_never_changes_after_its_commit(embedded
     assert len(kept) > 5
     for live, committed in kept:
         assert fastjson.dumps(live.state) == committed, live.version
+
+
+@pytest.mark.parametrize("name", GAMES.names())
+def test_the_served_view_is_the_view_and_serving_it_changes_nothing(name):
+    """`Game.served_view` (no independent copy) equals `view` at every step of a playout,
+    for every seat and the spectator, and serialising it leaves the state as it was."""
+    import random
+
+    from referee.core import engine
+    from referee.service import fastjson
+
+    game, rng = GAMES.get(name), random.Random(7)
+    _, state = engine.start(game, 3, None, 7)
+    for version in range(60):
+        before = fastjson.dumps(game.to_dict(state))
+        for viewer in (0, 1, 2, None):
+            served = game.served_view(state, viewer)
+            assert served == game.view(state, viewer)
+            fastjson.dumpb(served)
+        assert fastjson.dumps(game.to_dict(state)) == before
+        decisions = game.pending(state)
+        if not decisions:
+            break
+        seat = decisions[0].seat
+        state, _ = engine.play(game, state, version, seat,
+                               rng.choice(game.legal_moves(state, seat)))
+
+
+@pytest.mark.parametrize("name", GAMES.names())
+def test_a_set_up_waiting_for_chance_serves_the_same_view(name):
+    """External chance: a set-up still waiting serves what `view` shows (None for a set-up
+    that waits for its chance, guarded like `view`)."""
+    from referee.core import engine, suspend
+
+    game = GAMES.get(name)
+    _, state = engine.start(game, 3, None, 1, "external")
+    assert game.served_view(state, 0) == game.view(state, 0)
+    if suspend.setting_up(state):
+        assert game.served_view(state, 0) is None

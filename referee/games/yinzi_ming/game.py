@@ -96,6 +96,10 @@ class YinziMing(KitGame):
         """Everything but deck orders and the seed (future rolls)."""
         return views.view(s, seat)
 
+    def served_view(self, s, seat):
+        """`view` without its copy, for a caller that only serialises it."""
+        return views.served_view(s, seat)
+
     def view_schema(self, spectator=False):
         """The JSON Schema of a seat's (or the spectator's) view, every property described."""
         return described.view_schema(spectator)
