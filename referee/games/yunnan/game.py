@@ -85,6 +85,10 @@ class Yunnan(KitGame):
         """Everything but the seed and the order of Dúlì's draw pile."""
         return views.view(state, seat)
 
+    def served_view(self, state, seat):
+        """`view` without its copy, for a caller that only serialises it."""
+        return views.served_view(state, seat)
+
     def view_schema(self, spectator=False):
         """JSON Schema of a seat's (or the spectator's) view, every field described."""
         return _VIEW_SCHEMAS[bool(spectator)]

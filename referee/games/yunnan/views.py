@@ -21,8 +21,13 @@ def view(s, seat: int | None) -> dict:
     Single places (a horse, a guard, the Gorge Blocker, bridges, the journey, where to
     displace) are named as in moves; counts per province stay lists in `provinces` order.
     """
+    return deep_copy(served_view(s, seat))
+
+
+def served_view(s, seat: int | None) -> dict:
+    """`view` sharing objects with `s`: for a caller that only serialises it (the copy that
+    makes `view` independent was most of its cost). Only its own top level is written."""
     out = {k: v for k, v in s.items() if k not in _PRIVATE}
-    out = deep_copy(out)
     _name_places(out, s)
     out["you"] = seat
     out["provinces"] = list(PROVINCES)
