@@ -165,3 +165,11 @@ def test_a_produce_makes_the_workshop_taxable():
     assert scoring.tax_owed(s, seat) == 0
     s = act(trade(s, 3), {"type": "produce", "workshop": wid, "market": market, "index": index})
     assert s["workshops"][wid]["produced"] == 1 and scoring.tax_owed(s, seat) == 1
+
+
+def test_the_table_can_tax_every_workshop_again(monkeypatch):
+    """TAX is data: scoring.json taxed_workshops 'all' is 5.13 as written (rules 1-4), the
+    idle Workshop pays too."""
+    monkeypatch.setattr(data, "TAXED_WORKSHOPS", "all")
+    s, _ = regulation([1, 0, 0])
+    assert GAME.pending(s)[0].prompt == {"tax_owed": 3}
