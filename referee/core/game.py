@@ -54,6 +54,11 @@ class Game(ABC):
     def to_dict(self, state) -> dict:
         """The complete state as JSON-able data (the omniscient state, for storage)."""
 
+    def shared_dict(self, state) -> dict:
+        """`to_dict` that may share the state's own data instead of copying it: for a record
+        kept beside the state and never changed (the service's live record)."""
+        return self.to_dict(state)
+
     @abstractmethod
     def from_dict(self, data: dict):
         """A state from `to_dict` output; raises InvalidState with the reason if it is not valid."""
