@@ -51,6 +51,11 @@ def _supported() -> bool:
     return SUPPORTED[0] <= version < SUPPORTED[1]
 
 
+def _bytes(value) -> bytes:
+    """An argument as Redis stores it: bytes as they are, anything else as its text."""
+    return value if isinstance(value, bytes) else str(value).encode()
+
+
 class EmbeddedScript:
     """One hot script over a fakeredis server: the Python version under the server lock."""
 
@@ -127,24 +132,24 @@ class Data:
         item = self._get(key.encode(), bytes)
         return None if item is None else item.value.decode()
 
-    def set(self, key: str, value: str) -> None:
+    def set(self, key: str, value: str | bytes) -> None:
         """SET without options (any expiry goes)."""
         name = key.encode()
         item = self.db.get(name)
         if item is None:
-            self.db[name] = self._new(value.encode())
+            self.db[name] = self._new(_bytes(value))
         else:
-            item.value, item.expireat = value.encode(), None
+            item.value, item.expireat = _bytes(value), None
         self._touched(name)
 
-    def rpush(self, key: str, values: list[str]) -> None:
+    def rpush(self, key: str, values: list) -> None:
         """RPUSH of each value."""
         name = key.encode()
         item = self._get(name, list)
         if item is None:
-            self.db[name] = self._new([v.encode() for v in values])
+            self.db[name] = self._new([_bytes(v) for v in values])
         else:
-            item.value.extend(v.encode() for v in values)
+            item.value.extend(_bytes(v) for v in values)
         self._touched(name)
 
     def sadd(self, key: str, member: str) -> None:
@@ -228,8 +233,9 @@ class Data:
 def commit(data: Data, keys: list, args: list) -> int:
     """store.py's _COMMIT: 1 committed, 0 the version moved on, -1 the idempotency key landed."""
     live, ver, log, automated, idem, remote = keys
-    expected, version, record, is_automated, match_id, channel, key, ttl, due = \
-        (str(a) for a in args[:9])
+    expected, version, is_automated, match_id, channel, key, ttl, due = \
+        (str(a) for a in (args[0], args[1], *args[3:9]))
+    record = args[2]
     if data.get(ver) != expected:
         return 0
     if key != "":
@@ -240,7 +246,7 @@ def commit(data: Data, keys: list, args: list) -> int:
     data.set(live, record)
     data.set(ver, version)
     if len(args) > 9:
-        data.rpush(log, [str(a) for a in args[9:]])
+        data.rpush(log, args[9:])
     if is_automated == "1":
         data.sadd(automated, match_id)
     else:

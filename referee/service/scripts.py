@@ -47,7 +47,7 @@ def _command(args) -> bytes:
     parts = [b"*%d\r\n" % len(args)]
     for arg in args:
         data = arg if isinstance(arg, bytes) else str(arg).encode()
-        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+        parts += (b"$%d\r\n" % len(data), data, b"\r\n")   # the value copied once, by join
     return b"".join(parts)
 
 

@@ -59,9 +59,9 @@ def drain(sub) -> list:
 
 
 def commit_args(expected, version, live="{}", automated=1, idem="", due="", entries=()):
-    """ARGV of the commit script, as MatchStore.commit sends it."""
-    return [expected, version, live, automated, "a", f"{P}:m:a:events", idem,
-            store.IDEMPOTENCY_TTL, due, *entries]
+    """ARGV of the commit script, as MatchStore.commit sends it (records as UTF-8 bytes)."""
+    return [expected, version, live.encode(), automated, "a", f"{P}:m:a:events", idem,
+            store.IDEMPOTENCY_TTL, due, *[e.encode() for e in entries]]
 
 
 def run_both(steps):
@@ -104,6 +104,9 @@ SEQUENCES = {
     "no entries, the automated member already there": [
         ("commit", commit_args(0, 1, '{"v":1}', 1)),
         ("commit", commit_args(1, 2, '{"v":2}', 1))],
+    "text beyond ASCII": [
+        ("commit", commit_args(0, 1, '{"who":"Dúlì"}', 1, entries=['{"m":"Yínzi"}'])),
+        ("since", [0])],
     "live_since: same version, older version, no match": [
         ("since", [0]), ("since", [""]),
         ("commit", commit_args(0, 1, '{"v":1}', 1)),
