@@ -8,8 +8,8 @@ same values in the same types, watchers told, emptied keys removed, the change p
 channel and pattern subscribers. tests/service/test_embedded_scripts.py runs the Lua and the
 Python version on twin servers and compares every key.
 
-This reads fakeredis internals (FakeServer.lock, .dbs, .subscribers, .psubscribers; Database,
-Item, CommandItem; the set and sorted-set models), so pyproject.toml pins the fakeredis range
+This reads fakeredis internals (FakeServer.lock, .dbs, .subscribers, .psubscribers; Database
+and Item; the set, sorted-set and hash models), so pyproject.toml pins the fakeredis range
 these were written against, and `embedded_runner` answers None for any other version (the
 Lua script runs then, slowly but right). A script falls back to Lua too when a keyspace
 notification could be heard (fakeredis sends them to whoever subscribes to `__key*` or
