@@ -54,9 +54,9 @@ class Game(ABC):
     def to_dict(self, state) -> dict:
         """The complete state as JSON-able data (the omniscient state, for storage)."""
 
-    def shared_dict(self, state) -> dict:
-        """`to_dict` that may share the state's own data instead of copying it: for a record
-        kept beside the state and never changed (the service's live record)."""
+    def stored(self, state) -> dict:
+        """`to_dict(state)`, possibly sharing `state`'s own objects: for a caller that only
+        serialises it and changes neither (the service's live record of a committed state)."""
         return self.to_dict(state)
 
     @abstractmethod

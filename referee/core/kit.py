@@ -291,9 +291,9 @@ class KitGame(Game):
         """The complete state as plain data (a copy)."""
         return deep_copy(state)
 
-    def shared_dict(self, state) -> dict:
-        """The state itself, which is plain data already: a kit state is never changed once
-        made (apply copies first), so a record that is never changed either may share it."""
+    def stored(self, state) -> dict:
+        """The state itself: a kit state is already its plain data, and a caller of `stored`
+        changes neither (a copy per move cost as much as the move's view)."""
         return state
 
     def setup_external(self, players: int, options: dict):

@@ -165,10 +165,10 @@ def test_pending_is_worked_out_once_per_state_and_anew_for_each_state(monkeypatc
     assert game.pending(award_state()) == first and len(calls) == 5
 
 
-def test_the_shared_dict_is_the_state_and_to_dict_a_copy():
-    """shared_dict (the live record's state) shares a kit state; to_dict still copies."""
+def test_the_stored_dict_is_the_state_and_to_dict_a_copy():
+    """stored (the live record's state) shares a kit state; to_dict still copies."""
     state = fresh(2)
-    assert GAME.shared_dict(state) is state
+    assert GAME.stored(state) is state
     copied = GAME.to_dict(state)
     assert copied == state and copied is not state
 
