@@ -32,14 +32,16 @@ _SPECIAL = re.compile(rb"[*?\[\\]")
 
 def embedded_runner(client, python_script, lua_script):
     """A callable `(keys=..., args=...)` running `python_script(data, keys, args)` on the
-    fakeredis server behind `client`; None when `client` is not a fakeredis client of a
-    supported version. `lua_script` (the same script as redis-py's Script) runs instead when
-    a keyspace notification could be heard."""
+    fakeredis server behind `client`; None when `client` is not a decoding fakeredis client
+    (the twins answer text, as the store's client reads replies) of a supported version.
+    `lua_script` (the same script as redis-py's Script) runs instead when a keyspace
+    notification could be heard."""
     pool = getattr(client, "connection_pool", None)
-    server = getattr(pool, "connection_kwargs", {}).get("server")
-    if server is None or not _supported():
+    settings = getattr(pool, "connection_kwargs", {})
+    server = settings.get("server")
+    if server is None or not settings.get("decode_responses") or not _supported():
         return None
-    return EmbeddedScript(server, pool.connection_kwargs.get("db", 0), python_script, lua_script)
+    return EmbeddedScript(server, settings.get("db", 0), python_script, lua_script)
 
 
 def _supported() -> bool:

@@ -164,6 +164,14 @@ def test_a_watched_key_a_commit_writes_fails_the_watching_transaction():
     assert client.get(f"{P}:m:a:live") == '{"v":1}'
 
 
+def test_only_a_decoding_fakeredis_client_gets_the_python_twin():
+    """A client reading raw bytes, or a real Redis, keeps the script as it was."""
+    raw = fakeredis.FakeRedis(server=fakeredis.FakeServer())
+    assert not isinstance(hot_script(raw, store._COMMIT, embeddedscripts.commit), EmbeddedScript)
+    decoding = fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True)
+    assert not isinstance(hot_script(decoding, store._COMMIT), EmbeddedScript)
+
+
 def test_a_keyspace_listener_gets_the_lua_script():
     """Whoever subscribes to keyspace notifications hears the commit's writes, as before:
     the Lua script runs while such a subscriber is there."""
