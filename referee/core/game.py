@@ -54,6 +54,11 @@ class Game(ABC):
     def to_dict(self, state) -> dict:
         """The complete state as JSON-able data (the omniscient state, for storage)."""
 
+    def stored(self, state) -> dict:
+        """`to_dict(state)`, possibly sharing `state`'s own objects: for a caller that only
+        serialises it and changes neither (the service's live record of a committed state)."""
+        return self.to_dict(state)
+
     @abstractmethod
     def from_dict(self, data: dict):
         """A state from `to_dict` output; raises InvalidState with the reason if it is not valid."""

@@ -247,7 +247,7 @@ class MatchService(MatchReading, MatchEndings):
         streak = [mover, old.streak[1] + 1 if old and old.streak[0] == mover else 1] \
             if mover is not None else [None, 0]
         live = Live(version=version, status=MatchStatus.ACTIVE.value if pending else
-                    MatchStatus.OVER.value, state=game.to_dict(state), pending=pending,
+                    MatchStatus.OVER.value, state=game.stored(state), pending=pending,
                     forfeits=dict(old.forfeits) if old else {},
                     strikes=dict(old.strikes) if old else {},
                     clocks=dict(old.clocks) if old else {},
