@@ -13,7 +13,8 @@ the same run; figures are medians of R interleaved rounds, with the targets of i
   - referee overhead (in-process bots minus the rules alone) <= 150 us/move on a real Redis,
     and <= 2x the rules alone on the embedded store.
 Redis round trips per move are counted on the socket. The load average is printed before and
-after: the machine may be shared.
+after: the machine may be shared; the last line gives the same runs in this thread's CPU time,
+which a loaded machine does not inflate.
 """
 
 from __future__ import annotations
@@ -85,7 +86,21 @@ def report(rounds: list) -> list[str]:
         f"  HTTP bots in their own processes, real Redis: {http_ms:.3f} ms/move end to end "
         f"= {http_ms / floor:.2f}x the floor (target <= {HTTP_TARGET_X:g}x); "
         f"{trips['http']:.2f} Redis round trips/move",
+        cpu_line(rounds),
     ]
+
+
+def cpu_line(rounds: list) -> str:
+    """The same runs in this thread's CPU time per move (medians): what the referee's own
+    code costs, which a loaded machine does not inflate (waits for Redis, bots and the CPU
+    are not in it; nor is the bots' or Redis' own CPU)."""
+    cpu = {k: statistics.median(found[k].cpu_us_per_move for found in rounds)
+           for k in ("rules", "embedded", "redis", "http")}
+    return (f"  CPU of this thread: rules {cpu['rules']:.0f} us/move; embedded "
+            f"{cpu['embedded']:.0f} (overhead {cpu['embedded'] - cpu['rules']:.0f} us = "
+            f"{(cpu['embedded'] - cpu['rules']) / cpu['rules']:.2f}x); real Redis "
+            f"{cpu['redis']:.0f} (overhead {cpu['redis'] - cpu['rules']:.0f} us); HTTP "
+            f"{cpu['http']:.0f}")
 
 
 def workers_lines(game: str, players: int, seeds, redis_url: str, urls: list) -> list[str]:

@@ -1,7 +1,8 @@
 """The runs `referee bench arena` times: one policy, the same seeds, logs kept for comparing.
 
-Each run returns a `Run`: moves, seconds, the move log of every match, how many moves the
-referee played (a forfeit's stand-in), forfeits, and the Redis round trips it made.
+Each run returns a `Run`: moves, seconds (wall clock, and this thread's CPU time), the move
+log of every match, how many moves the referee played (a forfeit's stand-in), forfeits, and
+the Redis round trips it made.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Run:
 
     moves: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0   # this thread's CPU time: what the machine's load does not add
     logs: list = field(default_factory=list)  # per match: [(seat, move), ...]
     by_referee: int = 0
     forfeits: int = 0
@@ -50,6 +52,11 @@ class Run:
     def us_per_move(self) -> float:
         """Microseconds per move, wall clock."""
         return self.seconds / self.moves * 1e6
+
+    @property
+    def cpu_us_per_move(self) -> float:
+        """Microseconds of this thread's CPU per move (a bot's own process not counted)."""
+        return self.cpu_seconds / self.moves * 1e6
 
     @property
     def trips_per_move(self) -> float:
@@ -97,7 +104,7 @@ def cleanup(arena: Arena) -> None:
 
 def rules_alone(game, players: int, seeds) -> Run:
     """The bare engine loop with the policy: no store, no runner, no bots' requests."""
-    run, start = Run(), time.perf_counter()
+    run, start, cpu = Run(), time.perf_counter(), time.thread_time()
     for seed in seeds:
         _, state = engine.start(game, players, None, seed)
         log = []
@@ -110,7 +117,7 @@ def rules_alone(game, players: int, seeds) -> Run:
             state, _ = engine.play(game, state, len(log), seat, move)
             log.append((seat, move))
         run.logs.append(log)
-    run.seconds = time.perf_counter() - start
+    run.seconds, run.cpu_seconds = time.perf_counter() - start, time.thread_time() - cpu
     run.moves = sum(len(log) for log in run.logs)
     return run
 
@@ -119,13 +126,13 @@ def play_matches(arena: Arena, game: str, seats: list, seeds) -> Run:
     """Create and run each match to its end in this thread; then read back the logs."""
     run, ids = Run(), []
     with RoundTrips() as trips:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         for seed in seeds:
             created = arena.create_match(game, seats, None, seed, rated=False)
             while runner.advance(arena.service, created.meta.id):
                 pass
             ids.append(created.meta.id)
-        run.seconds = time.perf_counter() - start
+        run.seconds, run.cpu_seconds = time.perf_counter() - start, time.thread_time() - cpu
     run.round_trips = trips.count
     for match_id in ids:
         entries = arena.service.store.log(match_id)

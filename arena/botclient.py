@@ -15,7 +15,6 @@ fail at once when nothing is left.
 from __future__ import annotations
 
 import http.client
-import json
 import math
 import socket
 import ssl
@@ -23,7 +22,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from referee.service import strictjson
+from referee.service import fastjson, strictjson
 from arena.netguard import Target
 from arena.protocol import sign
 
@@ -36,8 +35,9 @@ CONNECT_TIMEOUT = 2.0
 PRIVATE_BYTES = 300
 """How much of a bot's failing answer is kept for its owner."""
 
-_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
-# one encoder for every request (json.dumps with options builds one per call)
+_ENCODE = fastjson.dumpb
+# orjson (compact, UTF-8): the payload carries the seat's whole view, which the standard
+# library's encoder took some 0.1-0.2 ms to write on every bot move
 
 
 @dataclass
@@ -187,7 +187,7 @@ def call(target: Target, path: str, payload: dict | None, secret: str | None,
          timeout_s: float) -> Reply:
     """POST `payload` (or GET when None) to the bot within `timeout_s` from now, all told;
     never raises for the bot's faults."""
-    body = _ENCODE(payload).encode() if payload is not None else None
+    body = _ENCODE(payload) if payload is not None else None
     headers = {"Content-Type": "application/json", "User-Agent": "referee-arena/1"}
     if secret and body is not None:
         headers.update(sign(secret, body))

@@ -6,12 +6,12 @@ options, seed)` raises AssertionError naming the first broken promise of the gam
 
 from __future__ import annotations
 
-import json
 import marshal
 from dataclasses import dataclass, field
 
 from referee import conformance_chance as chancecheck
 from referee.core import engine
+from referee.core.canonical import canonical, parse
 from referee.core.chance import CHANCE, INTERNAL
 from referee.core.errors import NotYourTurn, RefereeError
 from referee.core.game import Game
@@ -81,9 +81,9 @@ def run_playout(game: Game, players: int, options: dict | None, seed: int, *,
     return stats
 
 
-def _snapshot(game: Game, state) -> str:
+def _snapshot(game: Game, state) -> bytes:
     """The state as canonical JSON text: what 'unchanged' and 'the same' are judged by."""
-    return json.dumps(game.to_dict(state), sort_keys=True)
+    return canonical(game.to_dict(state))
 
 
 def _fingerprint(value) -> bytes | None:
@@ -104,7 +104,7 @@ class _Before:
     `exact` says the text was taken from the state just now, so its bytes can stand beside it.
     """
 
-    def __init__(self, game: Game, state, text: str, exact: bool = True):
+    def __init__(self, game: Game, state, text: bytes, exact: bool = True):
         self.game, self.state, self.text = game, state, text
         self.fingerprint = _fingerprint(state) if exact else None
 
@@ -128,9 +128,9 @@ def _check_state(game, state, players, stats, rng, views, seed=None) -> _Before:
     """Every per-state promise; returns the state as first seen (its canonical text), for the
     checks after to tell whether anything changed it."""
     data = game.to_dict(state)
-    before = _Before(game, state, json.dumps(data, sort_keys=True))
+    before = _Before(game, state, canonical(data))
     text = before.text
-    assert json.dumps(game.to_dict(game.from_dict(json.loads(text))), sort_keys=True) == text, \
+    assert canonical(game.to_dict(game.from_dict(parse(text)))) == text, \
         "to_dict/from_dict do not round-trip"
     decisions = game.pending(state)
     seats = [d.seat for d in decisions]
@@ -154,13 +154,12 @@ def _check_view_hides(game, state, viewer, rng, seed, data, seats=None) -> int:
     view = game.view(state, viewer)
     _check_view_schema(game, view, viewer)
     if seed is not None and seed >= SEED_LEAK_MINIMUM:
-        assert str(seed) not in json.dumps(view), "a view shows the match seed, from which " \
+        assert str(seed).encode() not in canonical(view), "a view shows the match seed, from which " \
                                                   "every hidden card and draw can be computed"
     other = game.redetermine(state, viewer, rng)
     other_view = game.view(other, viewer)
     # equal objects are equal JSON; only unequal ones need the canonical text to decide
-    assert other_view == view or json.dumps(other_view, sort_keys=True) == \
-        json.dumps(view, sort_keys=True), (
+    assert other_view == view or canonical(other_view) == canonical(view), (
         f"the view of {'the spectator' if viewer is None else f'seat {viewer}'} changes when "
         f"hidden information is re-dealt: it leaks what it must not show\n"
         f"{_first_difference(view, other_view)}")
@@ -196,7 +195,7 @@ def _first_difference(a, b, path="view") -> str:
     return f"{path}: {a!r} != {b!r}"
 
 
-def _apply_checked(game, state, version, seat, move, before: str | _Before | None = None):
+def _apply_checked(game, state, version, seat, move, before: bytes | _Before | None = None):
     """Play a move through the engine and check that its input state did not change."""
     if before is None:
         before = _Before(game, state, _snapshot(game, state))
@@ -223,21 +222,21 @@ class _ShapeMemo:
         key = key if key is None else (tuple(decision.move_types), key)
         if key is not None and key in self._seen:
             return
-        json.dumps(move)
+        canonical(move)   # JSON at all
         engine.check_move_shape(game, decision, move)
         if key is not None:
             self._seen.add(key)
 
 
 def _check_listed_moves_accepted(game, state, version, decision, moves, rng, count,
-                                 text: str | _Before | None = None, shapes=None):
+                                 text: bytes | _Before | None = None, shapes=None):
     """Every listed move well formed, none twice, a sample accepted; returns the moves' texts
     and the states the sampled moves led to, by the move's identity."""
     assert moves, f"seat {decision.seat} must act ({decision.kind}) but has no legal move"
     shapes = shapes if shapes is not None else _ShapeMemo()
     for move in moves:
         shapes.check(game, decision, move)
-    texts = [json.dumps(m, sort_keys=True) for m in moves]
+    texts = [canonical(m) for m in moves]
     assert len(texts) == len(set(texts)), "legal_moves lists a move twice"
     sample = moves if len(moves) <= count else [rng.choice(moves) for _ in range(count)]
     applied = {}
@@ -260,11 +259,11 @@ def _play_chosen(game, state, version, seat, move, before: _Before, applied: dic
 
 def _check_unlisted_rejected(game, state, version, decision, moves, rng, count,
                              players, texts=None) -> int:
-    listed = set(texts if texts is not None else (json.dumps(m, sort_keys=True) for m in moves))
+    listed = set(texts if texts is not None else (canonical(m) for m in moves))
     checked = 0
     for _ in range(count):
         probe = _mutate(game, rng.choice(moves), rng, decision)
-        if probe is None or json.dumps(probe, sort_keys=True) in listed:
+        if probe is None or canonical(probe) in listed:
             continue
         checked += 1
         try:
@@ -330,7 +329,7 @@ def _check_outcome(game, state, players) -> None:
         "outcome needs a score and a rank per seat"
     assert all(1 <= r <= players for r in outcome.ranks), f"ranks out of range: {outcome.ranks}"
     assert min(outcome.ranks) == 1, "somebody must rank first"
-    json.dumps(outcome.to_dict())
+    canonical(outcome.to_dict())
 
 
 def _check_replay(game, players, options, seed, log, state, chance=INTERNAL) -> None:

@@ -9,9 +9,8 @@
 
 from __future__ import annotations
 
-import json
-
 from referee.core import engine
+from referee.core.canonical import canonical
 from referee.core.chance import CHANCE, EXTERNAL, chance_move, external_log
 from referee.core.errors import NotYourTurn, RefereeError
 
@@ -46,8 +45,7 @@ def check_chance_not_pending(game, state, version, decisions) -> int:
 def check_same_external_setup(game, players, options, state) -> None:
     """An external-chance set-up is deterministic too."""
     again = game.setup_external(players, options)
-    assert json.dumps(game.to_dict(again), sort_keys=True) == \
-        json.dumps(game.to_dict(state), sort_keys=True), "external set-up is not deterministic"
+    assert canonical(game.to_dict(again)) == canonical(game.to_dict(state)), "external set-up is not deterministic"
 
 
 def check_conversion(game, players, options, seed, log, final) -> None:

@@ -58,6 +58,20 @@ _LONG_PLAYOUTS = ("yinzi-ming-4p", "yinzi-ming-3p", "yunnan-5p", "yunnan-4p", "b
 """Conformance playouts that take longest (more seats, longer matches), started first."""
 
 
+WORKERS_PER_CORE = 2
+"""`-n auto` starts this many workers a core: much of a worker's time is spent waiting (servers
+and bot processes starting, HTTP round trips, workers polling Redis), so one a core leaves the
+cores idle about half the run. PYTEST_XDIST_AUTO_NUM_WORKERS still overrides it."""
+
+
+def pytest_xdist_auto_num_workers(config):
+    """How many workers `-n auto` starts: WORKERS_PER_CORE a core."""
+    forced = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+    if forced:
+        return int(forced)
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (--dist loadgroup), keep each module's tests on one worker, so its
     module fixtures (served apps, bot processes) start once and its tests run in order; the

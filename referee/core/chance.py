@@ -73,6 +73,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Callable
 
+from referee.core.canonical import canonical as canonical_json
 from referee.core.errors import IllegalMove
 from referee.core.spec import MoveKind
 
@@ -186,7 +187,7 @@ def shuffled(items, internal: Callable) -> list:
     try:
         return sorted(items)
     except TypeError:  # mixed kinds of card: any fixed order will do
-        return sorted(items, key=canonical)
+        return sorted(items, key=_ordering)
 
 
 def weighed(outcomes, weights=None) -> list[tuple]:
@@ -206,6 +207,12 @@ def weighed(outcomes, weights=None) -> list[tuple]:
 
 def canonical(value) -> str:
     """An outcome's identity: its canonical JSON (tuples and lists alike)."""
+    return canonical_json(value).decode()
+
+
+def _ordering(value) -> str:
+    """A fixed order for a deck of mixed kinds of card (the text external decks are sorted
+    by since issue 16; another text could reorder a stored state's deck)."""
     return json.dumps(value, sort_keys=True)
 
 

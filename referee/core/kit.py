@@ -198,6 +198,7 @@ class KitGame(Game):
     _kinds: dict = {}
     _rules: dict = {}
     _asked: tuple = (None, ())  # (the last state asked about, its awaiting entries)
+    _pending: tuple = (None, ())  # (the last state asked about, its pending decisions)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -223,12 +224,18 @@ class KitGame(Game):
     def pending(self, state) -> tuple[Decision, ...]:
         """One Decision per awaiting seat, from the declared decision kinds (chance's alone
         while a move waits for it)."""
+        known = self._pending  # one read: another thread may replace it meanwhile
+        if known[0] is state:  # asked again of the same state (runner, engine, service)
+            return known[1]
         found = suspend.waiting(state)
         if found is not None:
-            return (suspend.decision(found),)
-        return tuple(Decision(seat, kind, types, self._kinds[kind].sealed,
-                              self.prompt(state, seat, kind))
-                     for seat, kind, types in self._awaiting(state))
+            decisions = (suspend.decision(found),)
+        else:
+            decisions = tuple(Decision(seat, kind, types, self._kinds[kind].sealed,
+                                       self.prompt(state, seat, kind))
+                              for seat, kind, types in self._awaiting(state))
+        self._pending = (state, decisions)  # a state is never changed once made (see _awaiting)
+        return decisions
 
     def legal_moves(self, state, seat: int) -> list[dict]:
         """The candidates of `seat`'s decision that its rules accept (or trust)."""

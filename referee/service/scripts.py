@@ -4,8 +4,9 @@ A move or a prompt makes one Redis round trip, and redis-py spends about two hun
 calls on each (retries, observability hooks, the pool, its parser): measured inside a request,
 some 0.3-0.4 ms of CPU of a 1-2 ms request, ten times the round trip itself. These scripts go
 over a pool of our own sockets instead, encoding the command and reading the reply (RESP2) in a
-few lines. Everything else, and any server we cannot reach by plain TCP (TLS, Unix sockets, the
-embedded store), stays with redis-py (`hot_script` returns its Script there).
+few lines. On the embedded store (fakeredis) a script with a Python twin runs that instead
+(embeddedscripts.py). Everything else, and any server we cannot reach by plain TCP (TLS, Unix
+sockets), stays with redis-py (`hot_script` returns its Script there).
 
 Failures keep redis-py's meaning: a Redis error reply raises redis.ResponseError, a broken
 connection redis.ConnectionError. A pooled connection the server closed while it sat idle (a
@@ -26,13 +27,18 @@ import redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 
+from referee.service import embeddedscripts
 
-def hot_script(client: redis.Redis, text: str):
+
+def hot_script(client: redis.Redis, text: str, embedded=None):
     """A callable `(keys=[...], args=[...])` running `text` on the server of `client`: over our
-    own sockets for a plain TCP server, else redis-py's Script."""
+    own sockets for a plain TCP server; on the embedded store, `embedded` (the same script in
+    Python, embeddedscripts.py) when given; else redis-py's Script."""
     pool = getattr(client, "connection_pool", None)
     if pool is None or getattr(pool, "connection_class", None) is not redis.Connection:
-        return client.register_script(text)
+        lua = client.register_script(text)
+        python = embedded and embeddedscripts.embedded_runner(client, embedded, lua)
+        return python or lua
     return SocketScript(Sockets(pool.connection_kwargs, getattr(pool, "max_connections", 100),
                                 getattr(pool, "timeout", None)), text)
 
@@ -42,7 +48,7 @@ def _command(args) -> bytes:
     parts = [b"*%d\r\n" % len(args)]
     for arg in args:
         data = arg if isinstance(arg, bytes) else str(arg).encode()
-        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+        parts += (b"$%d\r\n" % len(data), data, b"\r\n")   # the value copied once, by join
     return b"".join(parts)
 
 

@@ -24,7 +24,7 @@ from enum import Enum
 import redis
 
 from referee.core.chance import CHANCE, INTERNAL
-from referee.service import fastjson
+from referee.service import embeddedscripts, fastjson
 from referee.service.archive import Archive
 from referee.service.scripts import hot_script
 from referee.service.waits import ChangeHub
@@ -48,7 +48,9 @@ return 1
 """
 # The commit is one script: version check, idempotency record, live record, log, automated
 # set, remote seats' deadline and change signal land together or not at all. It answers 1 (committed), 0 (the
-# version moved on) or -1 (a move with this idempotency key already landed).
+# version moved on) or -1 (a move with this idempotency key already landed). The embedded
+# store runs its Python twin, embeddedscripts.commit (and live_since for _LIVE_SINCE): keep
+# the two in step (tests/service/test_embedded_scripts.py compares them).
 
 _LIVE_SINCE = """
 local v = redis.call('GET', KEYS[1])
@@ -62,10 +64,10 @@ return {v, redis.call('GET', KEYS[2])}
 IDEMPOTENCY_TTL = 86_400
 """Seconds an Idempotency-Key of a move is remembered (the same key after that is new)."""
 
-_DUMPS = fastjson.dumps
-_DUMPB = fastjson.dumpb   # a commit's records as bytes: sent as they are (scripts.py)
+_DUMPS, _DUMPB = fastjson.dumps, fastjson.dumpb
 # Records are written as vars(record): dataclasses.asdict would deep-copy the whole game
-# state first (measured: about 1 ms a commit on a Dschunke state).
+# state first (measured: about 1 ms a commit on a Dschunke state). A commit sends bytes, as
+# they go on the wire (no decode and encode again of the whole state).
 
 
 class MatchStatus(str, Enum):
@@ -125,8 +127,8 @@ class MatchStore:
         self.redis = client
         self.prefix = prefix
         self._meta_cache: dict[str, MatchMeta] = {}
-        self._commit = hot_script(client, _COMMIT)
-        self._live_since = hot_script(client, _LIVE_SINCE)
+        self._commit = hot_script(client, _COMMIT, embeddedscripts.commit)
+        self._live_since = hot_script(client, _LIVE_SINCE, embeddedscripts.live_since)
         self.archive = Archive(client, prefix)
         # held waits share one pub/sub listener per store (started by the first wait)
         self.changes = ChangeHub(client, self.key("*", "events"), self.match_of_channel)

@@ -21,6 +21,8 @@ def test_the_bench_plays_one_match_everywhere_and_prints_the_ratios(needs_real_r
     assert re.search(r"= \d+\.\d+x the rules alone \(target <= 2x\)", out), out
     assert re.search(r"referee overhead -?\d+ us \(target <= 150 us\); \d\.\d\d Redis round", out)
     assert re.search(r"= \d+\.\d+x the floor \(target <= 3\.5x\); \d\.\d\d Redis round", out)
+    assert re.search(r"CPU of this thread: rules \d+ us/move; embedded \d+ \(overhead -?\d+ us"
+                     r" = -?\d+\.\d\dx\); real Redis \d+ \(overhead -?\d+ us\); HTTP \d+", out)
     assert out.count("load average") == 2
 
 

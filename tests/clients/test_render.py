@@ -125,6 +125,10 @@ def test_yinzi_slot_and_benefit_texts_come_from_the_game_description():
         view, 0)
     bare = renderer_for("yinzi-ming").view(view, 0)
     assert "5 Tax Exemption" in bare and "B6 Imperial Commendation" in bare
+    # rules 5: the sixth slot, named from the description and without it
+    assert ("Kiln Licence: your first Workshop, if you build it this round, needs 1 Stone less"
+            in text)
+    assert "6 Kiln Licence" in bare
 
 
 def test_the_dschunke_renderer_takes_the_board_from_the_game_description():

@@ -150,6 +150,29 @@ def test_pending_comes_from_the_declaration():
     assert {(d.kind, d.sealed) for d in GAME.pending(fresh(3))} == {("bid", True)}
 
 
+def test_pending_is_worked_out_once_per_state_and_anew_for_each_state(monkeypatch):
+    """The runner, the engine and the service each ask about the same state: the prompts are
+    built once for it; a following state (and an equal copy) gets its own decisions."""
+    calls = []
+    game = Gops()
+    original = game.prompt
+    monkeypatch.setattr(game, "prompt", lambda *a: calls.append(a) or original(*a))
+    state = award_state()
+    first = game.pending(state)
+    assert game.pending(state) is first and len(calls) == 1
+    after = game.apply(state, 0, {"type": "keep"})
+    assert [d.kind for d in game.pending(after)] == ["bid"] * 3 and len(calls) == 4
+    assert game.pending(award_state()) == first and len(calls) == 5
+
+
+def test_the_stored_dict_is_the_state_and_to_dict_a_copy():
+    """stored (the live record's state) shares a kit state; to_dict still copies."""
+    state = fresh(2)
+    assert GAME.stored(state) is state
+    copied = GAME.to_dict(state)
+    assert copied == state and copied is not state
+
+
 class OpenTypes(Gops):
     """Gops where the award may only be kept: awaiting names the open move types."""
 

@@ -86,9 +86,22 @@ def slot_gain(pos: yz.Position, slot: dict) -> float:
         return pos.stone_value() + 0.2 * (n - 1)
     if kind == "sale_bonus":
         return n * min(3, sum(c for _, _, c in pos.field_peasants())) * pos.sv
-    if kind == "tax_exempt":  # 2 VP (a Yinzi of tax) per Workshop exempted
-        return 2.0 * min(n, len(pos.shops) + (pos.want_workshop() and pos.st["stone"] > 0))
+    if kind == "tax_exempt":  # 2 VP (a Yinzi of tax) per Workshop exempted; since rules 5
+        # only a Workshop that makes a Good this round pays, so count those likely to
+        likely = sum(1.0 if fed(pos, w) else 0.4 for w in pos.shops)
+        return 2.0 * min(n, likely + 0.5 * (pos.want_workshop() and pos.st["stone"] > 0))
+    if kind == "build_stone":  # Kiln Licence: our first Workshop, built this round, needs no
+        return pos.stone_value() if pos.want_workshop() and not pos.shops else 0.0  # Stone
     return 0.0
+
+
+def fed(pos: yz.Position, wid: str) -> bool:
+    """Whether a Workshop of ours can be fed this round: its crop stands on a market already,
+    or on a Field of ours, to be sold and taken."""
+    crop = yz.INPUT[yz.GOOD_OF[wid]]
+    on_market = any(want == crop and owner is not None for m in pos.view["markets"].values()
+                    for want, owner in zip(m["demands"], m["spaces"]))
+    return on_market or any(k == crop for _, k, _ in pos.field_peasants())
 
 
 def crop_tile(pos: yz.Position, legal: list[dict]) -> dict:

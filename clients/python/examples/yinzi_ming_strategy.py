@@ -4,7 +4,8 @@ from the wire view only, and what each kind of move is worth in end-of-game VP.
 Scoring (the completion, 5.15): Ship VP + 2 per Yinzi + 2 x floor(Sapeques / final rate)
 + Workshops (I 1, II 3, III 6) + (Ambassador space - 1) + 3 for B6 - unpaid tax. So a
 Sapeque is worth about 2 / (final rate) VP, a shipped Good 2 VP plus a Yinzi (4 VP), and a
-Workshop costs 1 Yinzi of tax (2 VP) every round it stands.
+Workshop costs 1 Yinzi of tax (2 VP) in every round it makes a Good (rules 5; an idle one pays
+nothing, so the first Good a Workshop makes in a round carries that tax).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ UPGRADE = {2: (3, 2), 3: (5, 3)}
 RATE = {space: space + 1 for space in range(1, 7)}
 SLOT_EFFECTS = {1: {"kind": "sapeques", "amount": 1}, 2: {"kind": "ambassador", "amount": 1},
                 3: {"kind": "stone", "amount": 1}, 4: {"kind": "sale_bonus", "amount": 1},
-                5: {"kind": "tax_exempt", "amount": 99}}
+                5: {"kind": "tax_exempt", "amount": 99},
+                6: {"kind": "build_stone", "amount": 1}}
 """Register slot -> its benefit, for views that do not carry it (rules 1-3)."""
 ROUNDS, TRACK_LAST = 4, 6
 
@@ -127,6 +129,21 @@ class Position:
         slot, amount = self.slot_effect("sale_bonus")
         return amount if slot and slot["merchant"] == self.me else 0
 
+    def build_stone(self) -> int:
+        """Stone a build costs us now: 1, none for our first Workshop with our Merchant on
+        the Kiln Licence."""
+        slot, amount = self.slot_effect("build_stone")
+        first = not self.shops and slot and slot["merchant"] == self.me
+        return max(0, 1 - (amount if first else 0))
+
+    def first_good_tax(self, shop: dict) -> float:
+        """VP of tax a Good costs: 2 (a Yinzi) for a Workshop's first Good of the round, unless
+        the Tax Exemption waives it (rules 5 taxes only Workshops that made a Good)."""
+        if shop["produced"]:
+            return 0.0
+        started = sum(1 for s in self.shops.values() if s["produced"])
+        return 0.0 if self.exempt() > started else 2.0
+
     def exempt(self) -> int:
         """Workshops whose tax our Merchant on the Tax Exemption slot waives this round."""
         slot, amount = self.slot_effect("tax_exempt")
@@ -197,7 +214,7 @@ class Position:
         """Building tile `wid` now: 1 VP, the Goods the Ships at the Port will take from it
         (4 VP each; Ships sail only in Maintenance, so the vacant slots for this Good at the
         Port now bound it: a cautious estimate), the upgrades it opens, minus 2 VP of tax a
-        round."""
+        round it makes a Good."""
         good = GOOD_OF[wid]
         rounds = ROUNDS - self.round + 1
         slots = max(0, self.ship_slots(good) - self.goods_waiting(good))
@@ -207,8 +224,9 @@ class Position:
         shipments = min(slots, 1.2 * rounds) * feed + 0.3
         exempt = 1 if self.exempt() > len(self.shops) else 0
         upgrades = 1.0 if rounds >= 2 else 0.3
-        stone = 0 if self.st["stone"] else 1.0
-        return 1 + 4 * shipments + upgrades - 2 * (rounds - exempt) - stone
+        stone = 0 if self.st["stone"] or not self.build_stone() else 1.0
+        taxed = max(0.0, min(rounds, shipments) - exempt)  # idle rounds pay no tax (rules 5)
+        return 1 + 4 * shipments + upgrades - 2 * taxed - stone
 
     def upgrade_value(self, wid: str) -> float:
         """One level more: its VP, a Good more a round, less the Sapeques it costs."""
@@ -270,6 +288,7 @@ def produces(pos: Position) -> list[tuple[float, dict]]:
     for wid, shop in pos.shops.items():
         if shop["produced"] >= shop["level"]:
             continue
+        tax = pos.first_good_tax(shop)
         crop = INPUT[GOOD_OF[wid]]
         for prov, m in pos.view["markets"].items():
             for i, (want, owner) in enumerate(zip(m["demands"], m["spaces"])):
@@ -277,7 +296,7 @@ def produces(pos: Position) -> list[tuple[float, dict]]:
                 if owner is not None and want == crop and cost <= left:
                     # a rival's Peasant first: ours may still feed another of our Workshops
                     mine = 0.05 if owner == pos.me else 0
-                    value = pos.good_value(GOOD_OF[wid]) - 0.3 * cost - mine
+                    value = pos.good_value(GOOD_OF[wid]) - 0.3 * cost - mine - tax
                     out.append((value, {"type": "produce", "workshop": wid, "market": prov,
                                         "index": i}))
     return out
@@ -325,7 +344,8 @@ def field_triples(pos: Position, good: str) -> list[tuple[float, list[str]]]:
 
 def builds(pos: Position) -> list[tuple[float, dict]]:
     """(value, move) for building a displayed Workshop, best Fields for each tile."""
-    if pos.st["overseers"] < 1 or pos.st["stone"] < 1 or not pos.want_workshop():
+    if pos.st["overseers"] < 1 or pos.st["stone"] < pos.build_stone() or \
+            not pos.want_workshop():
         return []
     out = []
     for wid in pos.view["display"]:

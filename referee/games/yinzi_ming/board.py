@@ -54,12 +54,24 @@ def need(s, seat: int, item: str, amount: int, rule: str, what: str) -> None:
         raise rule_error(f"{rule}.{item}", f"{what} needs {amount} {item}, you have {have}")
 
 
-def broker(s, seat: int) -> int:
-    """Extra Sapeques per sale this round from the Market Broker slot."""
-    slot = data.BROKER_SLOT
+def slot_bonus(s, seat: int, slot: int | None) -> int:
+    """The amount of the register benefit in `slot` if `seat`'s Merchant holds it, else 0."""
     if slot is None or s["register"][slot - 1]["merchant"] != seat:
         return 0
     return data.SLOT_EFFECT[slot]["amount"]
+
+
+def broker(s, seat: int) -> int:
+    """Extra Sapeques per sale this round from the Market Broker slot."""
+    return slot_bonus(s, seat, data.BROKER_SLOT)
+
+
+def build_stone(s, seat: int) -> int:
+    """Stone a Workshop build costs `seat` now: less for a first Workshop with the Kiln
+    Licence (rules 5; only the first, so one round cannot bring two Workshops for nothing)."""
+    if any(w["owner"] == seat for w in s["workshops"].values()):
+        return data.BUILD_STONE
+    return max(0, data.BUILD_STONE - slot_bonus(s, seat, data.KILN_SLOT))
 
 
 def move_cost(s, turn, src: str, dst: str) -> tuple[int | None, bool]:

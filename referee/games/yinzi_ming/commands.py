@@ -134,12 +134,12 @@ def build(s, seat, move, dry) -> None:
         shown = [t for t in s["display"] if t is not None]
         raise rule_error("build.not_displayed", f"Workshop {tile} is not in the display {shown}")
     _check_build_fields(s, fields)
-    board.need(s, seat, "stone", data.BUILD_STONE, "build", "a Workshop")
+    board.need(s, seat, "stone", board.build_stone(s, seat), "build", "a Workshop")
     board.need(s, seat, "overseers", data.BUILD_OVERSEERS, "build", "a Workshop")
     if dry:
         return
     st = s["seats"][seat]
-    st["stone"] -= data.BUILD_STONE
+    st["stone"] -= board.build_stone(s, seat)
     st["overseers"] -= data.BUILD_OVERSEERS
     s["display"][s["display"].index(tile)] = None
     s["workshops"][tile] = {"owner": seat, "province": board.province(fields[0]),

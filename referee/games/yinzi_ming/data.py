@@ -129,6 +129,7 @@ def slot_with(kind: str) -> int | None:
 
 BROKER_SLOT = slot_with("sale_bonus")
 EXEMPT_SLOT = slot_with("tax_exempt")
+KILN_SLOT = slot_with("build_stone")
 
 # --- markets -----------------------------------------------------------------------------
 MARKETS = {t["id"]: t for t in _MKT["tiles"]}
@@ -171,6 +172,10 @@ def benefit_with(kind: str) -> str | None:
 
 # --- scoring -----------------------------------------------------------------------------
 TAX_PER_WORKSHOP = _SCORE["tax_per_workshop"]
+TAXED_WORKSHOPS = _SCORE["taxed_workshops"]
+"""'produced': only Workshops that made a Good this round pay (rules 5); 'all': every one."""
+if TAXED_WORKSHOPS not in ("produced", "all"):
+    raise ValueError(f"scoring.json taxed_workshops: {TAXED_WORKSHOPS!r} is not produced/all")
 UNPAID_TAX_VP = _SCORE["unpaid_tax_vp"]
 VP_PER_YINZI = _SCORE["vp_per_yinzi"]
 VP_PER_CONVERTED = _SCORE["vp_per_converted_yinzi"]

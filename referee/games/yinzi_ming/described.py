@@ -95,8 +95,10 @@ _CARD_VIEW = obj(
 
 _SEAT_VIEW = obj(
     sapeques=d(nat(), "Sapeques (copper coins) held; 2 VP per full final rate R at the end."),
-    yinzi=d(nat(), "Yinzi (silver) held; 2 VP each at the end; pays the tax."),
-    stone=d(nat(), "Stone held (1 builds a Workshop)."),
+    yinzi=d(nat(), "Yinzi (silver) held; 2 VP each at the end; pays the tax (1 per Workshop "
+                   "that made a Good this round)."),
+    stone=d(nat(), "Stone held (1 builds a Workshop; a first one needs none with the "
+                   "Kiln Licence)."),
     ambassador=d({"type": "integer", "minimum": data.TRACK_FIRST, "maximum": data.TRACK_LAST},
                  "The Ambassador's space on the Yangtze Transport track: transport points per "
                  "Directive turn, and (space - 1) VP at the end."),
@@ -134,8 +136,8 @@ _REGISTER = obj(
     name=d({"type": "string"}, "The slot's benefit, by name."),
     effect=d(obj(kind=d(_ENUM(sorted({s["effect"]["kind"] for s in data.SLOTS})),
                         "What the benefit does (see board().register for each kind's text)."),
-                 amount=d(nat(), "How much (Sapeques, spaces, Stone, Sapeques a sale, or "
-                                 "Workshops exempted).")),
+                 amount=d(nat(), "How much (Sapeques, spaces, Stone, Sapeques a sale, "
+                                 "Workshops exempted, or Stone less a build).")),
              "The benefit the Merchant placed there takes."))
 
 _WORKSHOP = obj(
@@ -146,7 +148,8 @@ _WORKSHOP = obj(
     level=d({"type": "integer", "minimum": 1, "maximum": data.MAX_LEVEL},
             "Its level: Goods it may make per round; VP at the end."),
     goods=d(nat(), "Goods made and waiting on it to be shipped."),
-    produced=d(nat(), "Goods it made this round."))
+    produced=d(nat(), "Goods it made this round (one or more: it pays the tax in this "
+                      "round's Regulation)."))
 
 _SPACE = obj(
     crop=d(_ENUM(CROPS), "The crop the space grows now (a Crop tile replaces the printed one)."),

@@ -11,12 +11,21 @@ def workshops_of(s, seat: int) -> list[dict]:
     return [w for w in s["workshops"].values() if w["owner"] == seat]
 
 
+def taxed(s, seat: int) -> list[dict]:
+    """The Workshops `seat` pays tax for: those that made a Good this round (rules 5), or
+    every one (scoring.json taxed_workshops 'all', rules 1-4)."""
+    shops = workshops_of(s, seat)
+    if data.TAXED_WORKSHOPS == "produced":
+        return [w for w in shops if w["produced"] > 0]
+    return shops
+
+
 def tax_owed(s, seat: int, waived: bool = False) -> int:
-    """Yinzi due in Regulation: 1 per Workshop, none with a waiver (B1); the Tax Exemption
-    slot's Merchant pays for none of their first `amount` Workshops."""
+    """Yinzi due in Regulation: 1 per taxed Workshop, none with a waiver (B1); the Tax
+    Exemption slot's Merchant pays for none of their first `amount` of them."""
     if waived:
         return 0
-    slot, shops = data.EXEMPT_SLOT, len(workshops_of(s, seat))
+    slot, shops = data.EXEMPT_SLOT, len(taxed(s, seat))
     if slot is not None and s["register"][slot - 1]["merchant"] == seat:
         shops = max(0, shops - data.SLOT_EFFECT[slot]["amount"])
     return data.TAX_PER_WORKSHOP * shops

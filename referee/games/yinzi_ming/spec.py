@@ -5,9 +5,10 @@ from __future__ import annotations
 from referee.core import GameSpec, MoveKind, OptionSpec
 from referee.games.yinzi_ming import data
 
-RULES_VERSION = "4"
+RULES_VERSION = "5"
 """2: a build names its three Fields in any order; 3: loaded Ships sail; 4: the register and
-starting Stone rebalanced (issue 13)."""
+starting Stone rebalanced (issue 13); 5: a sixth register slot (Kiln Licence) and tax only for
+Workshops that made a Good this round (issue 13)."""
 
 OPTIONS = (
     OptionSpec("unattended_excludes_workshops", "bool", True,
@@ -82,8 +83,9 @@ MOVES = (
           "market space `index` of `market`'s Local Market.",
           {"space": _SPACE, "market": _PROVINCE, "index": _INDEX},
           {"space": "YZ1", "market": "yangzhou", "index": 0}),
-    _kind("build", "Build: pay 1 Stone, place the displayed Workshop `tile` over 3 unattended "
-          "Fields of one Province (in any order), mark it with an Overseer.",
+    _kind("build", "Build: pay 1 Stone (none for a first Workshop with the Kiln Licence), "
+          "place the displayed Workshop `tile` over 3 unattended Fields of one Province (in any "
+          "order), mark it with an Overseer.",
           {"tile": _WORKSHOP, "fields": {"type": "array", "items": _FIELD,
                                          "minItems": data.BUILD_FIELDS,
                                          "maxItems": data.BUILD_FIELDS, "uniqueItems": True}},

@@ -35,10 +35,14 @@ def draw(view: dict, ctx: Context) -> Markup:
     for k, (prov, fields) in enumerate(view["map"]["provinces"].items()):
         x, y = POSITION.get(prov, (10 + 320 * (k % 2), 40 + 290 * (k // 2)))
         parts.append(_province(view, prov, fields, x, y))
+    # the right column stacks as tall as the register and Administration are (rules 5: six
+    # register slots)
+    admin_y = 214 + 26 + 34 * len(view.get("register") or [])
+    shops_y = admin_y + 26 + 30 * len(view.get("admin") or {})
     parts += [_port(view, 660, 36), _register(view, ctx, 660, 214),
-              _admin(view, ctx, 660, 410), _workshops(view, 660, 614)]
+              _admin(view, ctx, 660, admin_y), _workshops(view, 660, shops_y)]
     parts.append(_legend(view, ctx, 10, 730))
-    return svg(1150, 790, *parts, title=_heading(view))
+    return svg(1150, max(790, shops_y + 130), *parts, title=_heading(view))
 
 
 def _heading(view: dict) -> str:
@@ -93,7 +97,10 @@ def _field(view: dict, sid: str, x, y) -> Markup:
 
 def _port(view: dict, x, y) -> Markup:
     ships = (view.get("components") or {}).get("ships", {})
-    parts = [text(x, y + 14, f"Port (a full Ship sails; sailed so far: "
+    # option ships_sail: 'loaded' (the default since rules 3) or 'full'
+    sails = "a full Ship" if (view.get("options") or {}).get("ships_sail") == "full" else \
+        "every Ship with a Good"
+    parts = [text(x, y + 14, f"Port ({sails} sails in Maintenance; sailed so far: "
                   f"{len(view.get('ships_sailed') or [])})", size=13, weight="bold")]
     for k, berth in enumerate(view.get("port") or []):
         ship = ships.get(berth["ship"], {})

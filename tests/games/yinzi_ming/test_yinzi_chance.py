@@ -53,7 +53,7 @@ def test_internal_setup_traces_every_draw_in_order():
         state = GAME.setup(3, GAME.spec.resolve_options({}), 7)
     assert "chance" not in state
     kinds = [e.kind for e in events]
-    assert kinds == (["seating"] + ["order_card"] * 9 + ["market_tile"] * 4 + ["crop_tile"] * 5
+    assert kinds == (["seating"] + ["order_card"] * 9 + ["market_tile"] * 4 + ["crop_tile"] * 6
                      + ["workshop_tile"] * 3 + ["ship_tile"] * 3)
     assert all(e.owner is None for e in events), "Yinzi turns every card face up"
     assert events[0].outcome == Rng(7, "seating").shuffled(range(3)) == state["order"]
@@ -82,14 +82,14 @@ def test_external_setup_asks_seating_then_each_card():
 def test_external_setup_complete_keeps_decks_sorted():
     """Supplying every set-up draw gives the chosen layout; the undrawn cards stay sorted."""
     supplied = ([[1, 0], 11, 0, 5, 3, 2, 1] + ["M8", "M1", "M2", "M3"]
-                + ["C16", "C01", "C02", "C03", "C04"] + ["W05", "W04", "W03"]
+                + ["C16", "C01", "C02", "C03", "C04", "C05"] + ["W05", "W04", "W03"]
                 + ["S8", "S1", "S2"])
     s = _external(2, supplied)
     assert s["chance"]["waiting"] is None and s["order"] == [1, 0] and s["active"] == 0
     assert [c["card"] for c in s["seats"][0]["cards"]] == [11, 0, 5]
     assert s["seats"][1]["deck"] == [0, 4, 5, 6, 7, 8, 9, 10, 11]
     assert [m["tile"] for m in s["markets"].values()] == ["M8", "M1", "M2", "M3"]
-    assert [r["tile"] for r in s["register"]] == ["C16", "C01", "C02", "C03", "C04"]
+    assert [r["tile"] for r in s["register"]] == ["C16", "C01", "C02", "C03", "C04", "C05"]
     assert s["display"] == ["W05", "W04", "W03"]
     assert [p["ship"] for p in s["port"]] == ["S8", "S1", "S2"]
     assert all(s[k] == sorted(s[k]) for k in DECKS)
@@ -147,7 +147,7 @@ def _hand_made_regulation() -> dict:
     """A hand-made position given as a state: round 1's last Regulation step, 2 players, all
     Markets of the deck used up, so Maintenance reshuffles the 8 tiles and draws 4."""
     s = _external(2, [[0, 1], 0, 1, 2, 3, 4, 5, "M1", "M2", "M3", "M4",
-                      "C01", "C02", "C03", "C04", "C05", "W01", "W02", "W03",
+                      "C01", "C02", "C03", "C04", "C05", "C06", "W01", "W02", "W03",
                       "S1", "S2", "S3"])
     s = GAME.to_dict(s)
     s.update(phase="regulation", stage="step", queue=[1], active=1,

@@ -31,7 +31,7 @@ def test_market_broker_adds_one_per_sale_this_round():
     occupy(s, "YZ1", seat, 2)
     set_market(s, "yangzhou", "M2")  # rice, fruit, salt, cotton; High Demand salt
     set_market(s, "tongzhou", "M1")  # rice first; High Demand rice
-    for slot in range(1, 6):
+    for slot in range(1, len(data.SLOTS) + 1):
         s["register"][slot - 1]["merchant"] = None
     merchant_on(s, seat, data.BROKER_SLOT)
     give(s, seat, sapeques=0)
@@ -42,13 +42,17 @@ def test_market_broker_adds_one_per_sale_this_round():
     assert s["seats"][seat]["sapeques"] == 3 + 3 + 1
 
 
-def regulating(seat_workshops=2, yinzi=5, **options):
-    """Round 1 Regulation, the first seat to act owning `seat_workshops` Workshops."""
+def regulating(seat_workshops=2, yinzi=5, produced=None, **options):
+    """Round 1 Regulation, the first seat to act owning `seat_workshops` Workshops; the first
+    `produced` of them (all by default) made a Good this round (rules 5 taxes only those)."""
     s = play_until(at_directives(**options), lambda s: s["phase"] == "regulation")
     seat = s["active"]
+    produced = seat_workshops if produced is None else produced
     for i, prov in enumerate(("suzhou", "changzhou")[:seat_workshops]):
         fields = [f for f in data.FIELDS_BY_PROVINCE[prov] if f not in s["occupants"]][:3]
-        add_workshop(s, seat, s["workshop_deck"][0], fields)
+        wid = s["workshop_deck"][0]
+        add_workshop(s, seat, wid, fields)
+        s["workshops"][wid]["produced"] = int(i < produced)
     for slot in s["register"]:
         slot["merchant"] = None
     give(s, seat, yinzi=yinzi, sapeques=0)
@@ -57,7 +61,8 @@ def regulating(seat_workshops=2, yinzi=5, **options):
 
 @pytest.mark.parametrize("yinzi, paid, penalty", [(5, 2, 0), (1, 1, -2), (0, 0, -4)])
 def test_tax_one_yinzi_per_workshop_unpaid_costs_two_vp(yinzi, paid, penalty):
-    """5.13: 1 Yinzi per Workshop; each Yinzi not paid costs 2 VP."""
+    """5.13: 1 Yinzi per Workshop (since rules 5, per Workshop that made a Good this round:
+    both did here); each Yinzi not paid costs 2 VP."""
     s, seat = regulating(2, yinzi)
     assert GAME.pending(s)[0].prompt == {"tax_owed": 2}
     s = act(s, {"type": "done"})
@@ -87,9 +92,10 @@ def test_tax_exemption_slot(workshops, penalty):
 
 def test_rebalanced_start_and_register_costs():
     """Rules 4 (Decisions 'Register and starting Stone rebalanced'): players start with
-    0 Stone; the register's Crop tiles cost 2, 1, 1, 3, 3 Sapeques, top to bottom."""
+    0 Stone; the register's Crop tiles cost 2, 1, 1, 3, 3 Sapeques, top to bottom (and rules 5's
+    sixth slot, Kiln Licence, 2)."""
     s = at_directives(2)
-    assert [r["cost"] for r in GAME.view(s, 0)["register"]] == [2, 1, 1, 3, 3]
+    assert [r["cost"] for r in GAME.view(s, 0)["register"]] == [2, 1, 1, 3, 3, 2]
     assert all(st["stone"] == 0 for st in new(2)["seats"])
 
 

@@ -83,10 +83,11 @@ def test_board_serves_every_table_tagged_and_the_texts():
             is_tagged(v) or all(is_tagged(x) for x in v.values())
             for v in table["value"].values()), name
     slots = board["bonus_slots"]["value"]["value"]
-    assert [s["slot"] for s in slots] == [1, 2, 3, 4, 5]
+    assert [s["slot"] for s in slots] == [1, 2, 3, 4, 5, 6]  # rules 5: Kiln Licence
     for slot in slots:
         assert str(slot["effect"]["amount"]) in slot["text"]
     assert slots[4]["text"] == "no tax for 1 of your Workshops in this round's Regulation"
+    assert slots[5]["text"] == "your first Workshop, if you build it this round, needs 1 Stone less"
     spaces = board["administration_spaces"]["value"]["value"]
     assert [s["id"] for s in spaces] == data.BENEFIT_IDS
     for space in spaces:

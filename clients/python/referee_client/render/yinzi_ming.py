@@ -44,7 +44,7 @@ def learn(view: dict) -> None:
 
 
 SLOTS = {1: "Imperial Audience", 2: "Yangtze Pass", 3: "Quarry Rights", 4: "Market Broker",
-         5: "Tax Exemption"}
+         5: "Tax Exemption", 6: "Kiln Licence"}
 """Register slot -> name, when the game description (GET /v1/games/yinzi-ming) is not at hand;
 with it, the renderer shows the service's name and what the slot does."""
 BENEFITS = {"B1": "Tax Waiver", "B2": "River Permit", "B3": "Quarry Grant", "B4": "Mint Contact",
