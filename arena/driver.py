@@ -102,7 +102,9 @@ class BotDriver:
         return {
             "apiversion": API_VERSION, "match": meta.id, "game": meta.game,
             "rules_version": meta.rules_version, "seat": seat, "version": live.version,
-            "decision": turn.decision.to_dict(), "view": turn.game.view(turn.state, seat),
+            # served_view: the payload is only serialised (orjson), so the view may share the
+            # state's objects (Yinzi's and Yunnan's copy was half their view's cost)
+            "decision": turn.decision.to_dict(), "view": turn.game.served_view(turn.state, seat),
             "legal_moves": turn.game.legal_moves(turn.state, seat),
             "time": {"move_ms": limits["move_ms"], "bank_ms": round(bank, 1),
                      "allowed_ms": round(budget_ms, 1)},
