@@ -115,8 +115,9 @@ class Server:
 
     @property
     def workers(self) -> int:
-        """Worker processes (gunicorn's children holding the socket; 1 for a lone process)."""
-        return max(1, len(self.pids) - 1) if "gunicorn" in self.command else len(self.pids)
+        """Worker processes (gunicorn's live children; 1 for a lone process)."""
+        return max(1, len(_children(self.master))) if "gunicorn" in self.command else \
+            len(self.pids)
 
     def describe(self) -> str:
         """What was measured, as a person reads it."""
@@ -139,17 +140,36 @@ class Server:
         return time.monotonic() - start
 
     def cpu_seconds(self) -> float:
-        """User and system CPU time used so far by the server's processes."""
+        """User and system CPU time used so far by the server's processes: the master's own,
+        its live children's, and (cutime, cstime) what its children that ended had used, so a
+        worker gunicorn restarts mid-run is still counted."""
         ticks = os.sysconf("SC_CLK_TCK")
-        total = 0
-        for pid in self.pids:
-            try:
-                with open(f"/proc/{pid}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue   # a worker that was restarted: its time is lost, say so by being low
-            total += int(fields[11]) + int(fields[12])   # utime, stime
+        master = _stat(self.master)
+        total = 0 if master is None else sum(int(master[i]) for i in (11, 12, 13, 14))
+        for pid in {*_children(self.master), *self.pids} - {self.master}:
+            fields = _stat(pid)
+            if fields is not None:   # gone meanwhile: reaped into the master's cutime
+                total += int(fields[11]) + int(fields[12])   # utime, stime
         return total / ticks
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command name (state first), or None."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _children(parent: int) -> list[int]:
+    """The live processes whose parent is `parent`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        fields = _stat(int(pid))
+        if fields is not None and int(fields[1]) == parent:
+            found.append(int(pid))
+    return found
 
 
 def _listening_inode(port: int) -> str | None:
@@ -194,5 +214,5 @@ def server_at(url: str) -> Server | None:
 
 
 def _parent(pid: int) -> int:
-    with open(f"/proc/{pid}/stat") as f:
-        return int(f.read().rsplit(")", 1)[1].split()[1])
+    fields = _stat(pid)
+    return -1 if fields is None else int(fields[1])
