@@ -26,6 +26,8 @@ from arena.protocol import API_VERSION
 HEALTH_TIMEOUT_S = 5.0
 
 __all__ = ["FAILURE_KINDS", "PUBLIC_FAILURE_KEYS", "BotRegistry", "health_check"]
+
+
 class BotRegistry(HealthFigures):
     """Bots under `<prefix>:bot:<id>`; stats in a hash, latencies in a capped list."""
 

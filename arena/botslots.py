@@ -107,9 +107,6 @@ class CallSlots:
 
     def release_deferred(self, pipe) -> None:
         """Queue on `pipe` the release of this thread's deferred slots."""
-        self._queue_deferred(pipe)
-
-    def _queue_deferred(self, pipe) -> None:
         deferred = self._deferred()
         for key, token in deferred:
             pipe.zrem(key, token)

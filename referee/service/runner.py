@@ -9,7 +9,6 @@ the janitor re-queues the match, which resumes from the stored state and log.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import socket
@@ -21,7 +20,7 @@ from referee.core.errors import IllegalMove, MalformedMove, StaleVersion, Unexpe
 from referee.service import defaults
 from referee.service.drivers import REMOTE, Choice, SeatDriver, Turn, split_kind
 from referee.service.lease import Lease
-from referee.service.store import Live, MatchStatus
+from referee.service.store import MatchStatus, parse_live
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +72,7 @@ def _live(service, match_id: str, raw: str | None):
     """The live record from its stored JSON (read with the lease); the store's own read when
     it was not there (archived, or gone: MatchNotFound)."""
     if raw is not None:
-        return Live(**json.loads(raw))
+        return parse_live(raw)
     return service.load(match_id)[1]
 
 

@@ -120,6 +120,11 @@ class Live:
     updated_at: float = 0.0
 
 
+def parse_live(raw: str | bytes) -> Live:
+    """A live record from the JSON the store wrote."""
+    return Live(**fastjson.loads(raw))
+
+
 class MatchStore:
     """Reads and writes matches; the only code that knows the Redis keys."""
 
@@ -178,7 +183,7 @@ class MatchStore:
         if raw is None:
             archived = self.archive.read(match_id)
             return None if archived is None else Live(**archived["live"])
-        return Live(**fastjson.loads(raw))
+        return parse_live(raw)
 
     def live_since(self, match_id: str, known: Live | None) -> Live | None:
         """The match's live record, in one round trip: `known` itself when the stored
@@ -188,7 +193,7 @@ class MatchStore:
                                  args=["" if known is None else known.version])
         if not found or len(found) == 2 and found[1] is None:
             return self.live(match_id)   # archived (or gone): the archive answers
-        return known if len(found) == 1 else Live(**fastjson.loads(found[1]))
+        return known if len(found) == 1 else parse_live(found[1])
 
     def commit(self, match_id: str, expected_version: int, live: Live, entries: list[dict],
                automated: bool = False, idempotency: str = "",
@@ -255,7 +260,7 @@ class MatchStore:
             archived = self.archive.read(match_id)
             return (None, 0) if archived is None else (Live(**archived["live"]),
                                                        len(archived["log"]))
-        return Live(**fastjson.loads(raw)), length
+        return parse_live(raw), length
 
     def wait_for_change(self, match_id: str, version: int, timeout: float) -> Live | None:
         """Block up to `timeout` seconds until the match moves past `version`; the newest live.
