@@ -33,6 +33,7 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 
 from referee.games import GAMES  # noqa: E402
 from tests.support.gops import GAME as GOPS  # noqa: E402
+from tests.support.scheduling import is_playout  # noqa: E402
 
 ALL_GAMES = [*GAMES, GOPS]
 """Every registered game, plus the test-only game that drives the generic tests."""
@@ -72,16 +73,19 @@ def pytest_xdist_auto_num_workers(config):
     return WORKERS_PER_CORE * (os.cpu_count() or 1)
 
 
+def pytest_xdist_make_scheduler(config, log):
+    """Under `-n`, each module's tests go to one worker as a unit and each conformance playout
+    is a unit of its own (tests/support/scheduling.py); other `--dist` modes are xdist's."""
+    if config.getvalue("dist") != "load":
+        return None
+    from tests.support.scheduling import ModuleOrPlayoutScheduling
+
+    return ModuleOrPlayoutScheduling(config, log)
+
+
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (--dist loadgroup), keep each module's tests on one worker, so its
-    module fixtures (served apps, bot processes) start once and its tests run in order; the
-    conformance playouts (pure, no fixtures, most of the suite's time) spread one by one.
-    The longest work is handed out first (modules keep their own order of tests)."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        if "conformance" not in item.path.name:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    """The longest work first (modules keep their own order of tests), so the many short
+    modules fill the end of the run on every worker rather than one long module alone."""
     items.sort(key=_start_order)
 
 
@@ -89,7 +93,7 @@ def _start_order(item) -> int:
     module = item.nodeid.split("::")[0]
     if module in HEAVY_FIRST:
         return HEAVY_FIRST.index(module)
-    if "conformance" in item.path.name:
+    if is_playout(item.nodeid):
         long = any(mark in item.nodeid for mark in _LONG_PLAYOUTS)
         return len(HEAVY_FIRST) + (0 if long else 1)
     return len(HEAVY_FIRST) + 2
