@@ -28,6 +28,7 @@ class PlayoutStats:
     moves: int = 0
     probes: int = 0
     redeterminations_differing: int = 0
+    checked_states: int = 0
     log: list = field(default_factory=list)
     final_state: object = None
 
@@ -144,20 +145,36 @@ def _check_state(game, state, players, stats, rng, views, seed=None) -> _Before:
         if seat not in seats:
             assert game.legal_moves(state, seat) == [], f"seat {seat} not pending has legal moves"
     if views:
-        for viewer in [None, *range(players)]:
+        viewers = [None, *range(players)]
+        for viewer in viewers:
+            view = game.served_view(state, viewer)
             stats.redeterminations_differing += _check_view_hides(game, state, viewer, rng,
-                                                                  seed, data, seats)
+                                                                  seed, data, seats, view)
+        # `view` is `served_view` made the caller's own (a copy, in the games that share):
+        # the same data, checked for one viewer a state in turn, every viewer within a few
+        _check_view_copy(game, state, viewers[stats.checked_states % len(viewers)])
+        stats.checked_states += 1
     return before
 
 
-def _check_view_hides(game, state, viewer, rng, seed, data, seats=None) -> int:
-    view = game.view(state, viewer)
+def _check_view_copy(game, state, viewer) -> None:
+    """`view` and `served_view` agree, and `view` shares nothing `served_view` shares."""
+    view, served = game.view(state, viewer), game.served_view(state, viewer)
+    assert view == served, (f"view and served_view differ for "
+                            f"{'the spectator' if viewer is None else f'seat {viewer}'}\n"
+                            f"{_first_difference(served, view)}")
+
+
+def _check_view_hides(game, state, viewer, rng, seed, data, seats=None, view=None) -> int:
+    """The view fits its schema, shows no seed, and stays the same when hidden information is
+    re-dealt; returns 1 if the re-deal changed the state (0: nothing hidden to re-deal)."""
+    view = game.served_view(state, viewer) if view is None else view
     _check_view_schema(game, view, viewer)
     if seed is not None and seed >= SEED_LEAK_MINIMUM:
         assert str(seed).encode() not in canonical(view), "a view shows the match seed, from which " \
                                                   "every hidden card and draw can be computed"
     other = game.redetermine(state, viewer, rng)
-    other_view = game.view(other, viewer)
+    other_view = game.served_view(other, viewer)
     # equal objects are equal JSON; only unequal ones need the canonical text to decide
     assert other_view == view or canonical(other_view) == canonical(view), (
         f"the view of {'the spectator' if viewer is None else f'seat {viewer}'} changes when "

@@ -7,6 +7,7 @@ import pytest
 
 from referee.conformance import run_playout
 from referee.core import IllegalMove
+from referee.core.copying import deep_copy
 from tests.support.gops import Gops
 
 
@@ -15,6 +16,24 @@ class LeakyView(Gops):
 
     def view(self, state, seat):
         return {**super().view(state, seat), "bids": state["bids"]}
+
+
+class LeakyServedView(Gops):
+    """Shows every sealed bid in the view the service sends; `view` is its copy (as in the
+    games whose served view shares the state's objects)."""
+
+    def served_view(self, state, seat):
+        return {**super().view(state, seat), "bids": state["bids"]}
+
+    def view(self, state, seat):
+        return deep_copy(self.served_view(state, seat))
+
+
+class ServedViewDiffers(Gops):
+    """Sends a view that is not what `view` returns."""
+
+    def served_view(self, state, seat):
+        return {**super().view(state, seat), "cards_left": -1}
 
 
 class SeedInView(Gops):
@@ -70,6 +89,8 @@ class LostRoundTrip(Gops):
 
 BROKEN = [
     (LeakyView, "leaks what it must not show"),
+    (LeakyServedView, "leaks what it must not show"),
+    (ServedViewDiffers, "view and served_view differ"),
     (SeedInView, "shows the match seed"),
     (MutatingApply, "mutated its input state"),
     (HiddenLegalMove, "was accepted"),
