@@ -61,7 +61,7 @@ def bots(shared_service_url, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def prompts(shared_service_url):
-    """Every prompt of three matches played through the service by remote seats, the
+    """Every decision of three matches played through the service by remote seats, the
     heuristic's choose at some seats and random moves at the others (3, 2 and 4 players,
     variants on): (prompts answered by choose, seconds per choose, final match records)."""
     api = Client(shared_service_url)
@@ -71,22 +71,20 @@ def prompts(shared_service_url):
         created = api.create_match("dschunke", ["remote"] * len(seats), options=options,
                                    seed=seed)
         tokens = [created["tokens"][str(s)] for s in range(len(seats))]
-        while api.match(created["id"])["status"] == "active":
-            acted = False
-            for seat, token in enumerate(tokens):
-                prompt = api.prompt(created["id"], token)
-                if not prompt["must_act"]:
-                    continue
-                if seats[seat] == "H":
-                    started = time.perf_counter()
-                    move = dschunke_bot.choose(prompt)
-                    seconds.append(time.perf_counter() - started)
-                    asked.append((prompt, move))
-                else:
-                    move = rng.choice(prompt["legal_moves"])
-                api.move(created["id"], token, move, expected_version=prompt["version"])
-                acted = True
-            assert acted, "no seat could act in an active match"
+        to_act = api.match(created["id"])["to_act"]
+        while to_act:  # each move's answer says who acts next: empty once the match is over
+            seat = to_act[0]["seat"]
+            prompt = api.prompt(created["id"], tokens[seat])
+            assert prompt["must_act"], (seat, to_act)
+            if seats[seat] == "H":
+                started = time.perf_counter()
+                move = dschunke_bot.choose(prompt)
+                seconds.append(time.perf_counter() - started)
+                asked.append((prompt, move))
+            else:
+                move = rng.choice(prompt["legal_moves"])
+            to_act = api.move(created["id"], tokens[seat], move,
+                              expected_version=prompt["version"])["to_act"]
         finals.append(api.match(created["id"], token=tokens[seats.index("H")]))
     return asked, seconds, finals
 

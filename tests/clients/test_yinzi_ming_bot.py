@@ -98,17 +98,16 @@ def prompts(shared_service_url):
     for options, players in OPTIONS:
         created = api.create_match(GAME, ["remote"] * players, options=options, seed=17)
         match_id, tokens = created["id"], created["tokens"]
-        while True:
-            pending = api.match(match_id)
-            if pending["status"] != "active":
-                break
-            seat = pending["to_act"][0]["seat"]
+        to_act = api.match(match_id)["to_act"]
+        while to_act:  # each move's answer says who acts next: empty once the match is over
+            seat = to_act[0]["seat"]
             prompt = api.prompt(match_id, tokens[str(seat)])
             started = time.perf_counter()
             move = yinzi_ming_bot.choose(prompt)
             seen.append((prompt, move, time.perf_counter() - started))
             play = move if seat == 0 else rng.choice(prompt["legal_moves"])
-            api.move(match_id, tokens[str(seat)], play, expected_version=prompt["version"])
+            to_act = api.move(match_id, tokens[str(seat)], play,
+                              expected_version=prompt["version"])["to_act"]
         finals.append(api.match(match_id, tokens["0"]))
     return seen, finals
 
