@@ -17,6 +17,7 @@ from referee.core.errors import NotYourTurn, RefereeError
 from referee.core.game import Game
 from referee.core.rng import Rng
 from referee.core.schema import schema_errors
+from referee.core.schemafast import conforms
 
 MAX_MOVES = 50_000
 
@@ -55,9 +56,9 @@ def run_playout(game: Game, players: int, options: dict | None, seed: int, *,
         chancecheck.check_same_external_setup(game, players, options, state)
     rng = Rng(seed, "conformance")
     stats, version = PlayoutStats(), 0
-    shapes = _ShapeMemo()
+    shapes, schemas = _ShapeMemo(), _ViewSchemaMemo(game)
     while True:
-        before = _check_state(game, state, players, stats, rng, views, seed)
+        before = _check_state(game, state, players, stats, rng, views, seed, schemas)
         decisions = game.pending(state)
         if not decisions:
             break
@@ -125,7 +126,7 @@ SEED_LEAK_MINIMUM = 10**6
 """Seeds at least this large are looked for in views: a view that shows the seed shows all."""
 
 
-def _check_state(game, state, players, stats, rng, views, seed=None) -> _Before:
+def _check_state(game, state, players, stats, rng, views, seed=None, schemas=None) -> _Before:
     """Every per-state promise; returns the state as first seen (its canonical text), for the
     checks after to tell whether anything changed it."""
     data = game.to_dict(state)
@@ -149,7 +150,8 @@ def _check_state(game, state, players, stats, rng, views, seed=None) -> _Before:
         for viewer in viewers:
             view = game.served_view(state, viewer)
             stats.redeterminations_differing += _check_view_hides(game, state, viewer, rng,
-                                                                  seed, data, seats, view)
+                                                                  seed, data, seats, view,
+                                                                  schemas)
         # `view` is `served_view` made the caller's own (a copy, in the games that share):
         # the same data, checked for one viewer a state in turn, every viewer within a few
         _check_view_copy(game, state, viewers[stats.checked_states % len(viewers)])
@@ -165,11 +167,12 @@ def _check_view_copy(game, state, viewer) -> None:
                             f"{_first_difference(served, view)}")
 
 
-def _check_view_hides(game, state, viewer, rng, seed, data, seats=None, view=None) -> int:
+def _check_view_hides(game, state, viewer, rng, seed, data, seats=None, view=None,
+                      schemas=None) -> int:
     """The view fits its schema, shows no seed, and stays the same when hidden information is
     re-dealt; returns 1 if the re-deal changed the state (0: nothing hidden to re-deal)."""
     view = game.served_view(state, viewer) if view is None else view
-    _check_view_schema(game, view, viewer)
+    _check_view_schema(game, view, viewer, schemas)
     if seed is not None and seed >= SEED_LEAK_MINIMUM:
         assert str(seed).encode() not in canonical(view), "a view shows the match seed, from which " \
                                                   "every hidden card and draw can be computed"
@@ -187,15 +190,54 @@ def _check_view_hides(game, state, viewer, rng, seed, data, seats=None, view=Non
     return 0 if other is state else int(game.to_dict(other) != data)
 
 
-def _check_view_schema(game, view, viewer) -> None:
+def _check_view_schema(game, view, viewer, schemas=None) -> None:
     """The view fits the schema the game publishes for it (GET /v1/games/{game}), so the
     documentation cannot drift from the code; games that publish none are not held to one."""
     schema = game.view_schema(viewer is None)
     if schema is None or view is None:  # None: a set-up still waiting for chance
         return
+    if schemas is not None and schemas.conforms(view, viewer is None, schema):
+        return
     errors = schema_errors(view, schema, "view", "view")
     assert not errors, (f"the view of {'the spectator' if viewer is None else f'seat {viewer}'}"
                         f" does not fit the game's view schema: {'; '.join(errors[:5])}")
+
+
+_CLOSED_OBJECT = frozenset({"type", "properties", "required", "additionalProperties",
+                            "description", "title"})
+
+
+class _ViewSchemaMemo:
+    """A playout's views judged part by part: most of a view (the printed tables, the options,
+    whatever the last move left alone) is the same at the next state and for the next
+    viewer, so each top-level part is checked against its property's schema once per exact
+    value (its marshal bytes, as `_fingerprint`). Only a yes is remembered; a no goes to the
+    full walk for its message. Views whose schema is not a closed object are checked whole."""
+
+    def __init__(self, game: Game):
+        self.game, self._passed = game, set()
+
+    def conforms(self, view, spectator: bool, schema: dict) -> bool:
+        """Whether `view` fits `schema` (the same verdict as `schemafast.conforms`)."""
+        props = schema.get("properties")
+        if (type(view) is not dict or schema.get("type") != "object" or props is None
+                or schema.get("additionalProperties", True) is not False
+                or not _CLOSED_OBJECT.issuperset(schema)):
+            return conforms(view, schema)
+        if any(name not in view for name in schema.get("required", ())):
+            return False
+        for key, value in view.items():
+            part = props.get(key)
+            if part is None:
+                return False
+            memo = (spectator, key, _fingerprint(value))
+            if memo[2] is not None and memo in self._passed:
+                continue
+            if not conforms(value, part):
+                return False
+            if memo[2] is not None:
+                self._passed.add(memo)
+        return True
 
 
 def _first_difference(a, b, path="view") -> str:
