@@ -131,44 +131,60 @@ def start_janitor(service, interval: float = defaults.JANITOR_INTERVAL) -> threa
     return stop
 
 
+def wake() -> None:
+    """A job that does nothing: taken by an idle embedded worker, it ends the worker's wait
+    for work at once, so that it sees its stop request (see `EmbeddedWorkers.stop`)."""
+
+
 class EmbeddedWorkers:
     """Worker threads and a janitor inside this process; `stop()` ends them."""
 
-    def __init__(self, workers: list, threads: list, janitor: threading.Event):
-        self.workers, self.threads, self.janitor = workers, threads, janitor
+    def __init__(self, workers: list, threads: list, janitor: threading.Event, waker: Queue):
+        self.workers, self.threads, self.janitor, self.waker = workers, threads, janitor, waker
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Ask every worker to stop after its current job, wait for them, stop the janitor.
+        """Ask every worker to stop after its current job, wake the idle ones, wait for them,
+        stop the janitor.
 
-        A stopped worker leaves RQ's worker sets; its `rq:worker:<name>` hash, which RQ keeps
-        a minute as a tombstone, is deleted here too, so nothing of it stays in Redis.
+        An idle worker waits for a job up to a poll (WORKER_POLL_SECONDS); a `wake` job on
+        the queue only these workers listen to ends that wait now (the suite stops hundreds
+        of apps, and waited most of a second for each). A stopped worker leaves RQ's worker
+        sets; its `rq:worker:<name>` hash, which RQ keeps a minute as a tombstone, is deleted
+        here too, so nothing of it stays in Redis, nor do the wake jobs nobody took.
         """
         self.janitor.set()
         for worker in self.workers:
             worker._stop_requested = True  # what RQ's own stop signal handler sets
+        for _ in self.workers:
+            self.waker.enqueue(wake, result_ttl=0, failure_ttl=0)
         deadline = time.monotonic() + timeout
         for worker, thread in zip(self.workers, self.threads):
             thread.join(max(0.0, deadline - time.monotonic()))
             if not thread.is_alive():
                 worker.connection.delete(worker.key)
+        self.waker.delete(delete_jobs=True)
 
 
 def start_embedded(service, threads: int) -> EmbeddedWorkers:
-    """Start `threads` in-process worker threads (and a janitor) on the service's queue."""
+    """Start `threads` in-process worker threads (and a janitor) on the service's queue, each
+    also listening to a wake queue of their own (`EmbeddedWorkers.stop`)."""
     settings = service.settings
     serve_queue(settings.queue_name, service)
+    waker = Queue(f"{settings.queue_name}:wake-{time.time_ns()}",
+                  connection=connect(settings.redis_url, decode=False))
     workers, started = [], []
     for i in range(threads):
-        worker = ThreadWorker([Queue(settings.queue_name,
-                                     connection=connect(settings.redis_url, decode=False))],
-                              connection=connect(settings.redis_url, decode=False),
+        connection = connect(settings.redis_url, decode=False)
+        worker = ThreadWorker([Queue(settings.queue_name, connection=connection),
+                               Queue(waker.name, connection=connection)],
+                              connection=connection,
                               name=f"embedded-{settings.queue_name}-{i}-{time.time_ns()}")
         thread = threading.Thread(target=worker.work, kwargs={"logging_level": "WARNING"},
                                   daemon=True, name=f"referee-worker-{i}")
         thread.start()
         workers.append(worker)
         started.append(thread)
-    return EmbeddedWorkers(workers, started, start_janitor(service))
+    return EmbeddedWorkers(workers, started, start_janitor(service), waker)
 
 
 def run_worker(service, burst: bool = False, name: str | None = None) -> None:
