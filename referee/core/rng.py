@@ -43,8 +43,12 @@ class Rng:
     def shuffled(self, items) -> list:
         """A new list with the items in random order (Fisher-Yates)."""
         out = list(items)
+        bits_of = self._random.getrandbits  # `below` inlined: the same draws, half the time
         for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+            bits = (i + 1).bit_length()
+            j = bits_of(bits)
+            while j > i:
+                j = bits_of(bits)
             out[i], out[j] = out[j], out[i]
         return out
 
