@@ -29,17 +29,23 @@ def _seat_view(st: dict) -> dict:
     return view
 
 
+_PRINTED_CROPS = tuple((sid, data.SPACES[sid]["crop"]) for sid in data.SPACE_IDS)
+"""Each board space in board order with its printed crop (`board.crop` without a Crop tile)."""
+
+
 def _board(s) -> dict:
     """Every board space's crop and Peasants (plus its Crop tile and Workshop, if any)."""
+    occupants, tiles, covered = s["occupants"], s["tiles"], s["covered"]
     board_view = {}
-    for sid in data.SPACE_IDS:
-        held = s["occupants"].get(sid)
-        entry = {"crop": board.crop(s, sid), "owner": held["owner"] if held else None,
+    for sid, printed in _PRINTED_CROPS:  # the hot loop of every view: `board.crop` inlined
+        held, tile = occupants.get(sid), tiles.get(sid)
+        entry = {"crop": printed if tile is None else data.CROP_TILES[tile],
+                 "owner": held["owner"] if held else None,
                  "count": held["count"] if held else 0}
-        if sid in s["tiles"]:
-            entry["tile"] = s["tiles"][sid]
-        if sid in s["covered"]:
-            entry["workshop"] = s["covered"][sid]
+        if tile is not None:
+            entry["tile"] = tile
+        if sid in covered:
+            entry["workshop"] = covered[sid]
         board_view[sid] = entry
     return board_view
 
