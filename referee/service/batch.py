@@ -1,0 +1,93 @@
+"""The runner's moves of in-process seats, committed several at a time in one round trip.
+
+A builtin policy, or the referee's random move for a forfeited seat, is chosen in the runner's
+process from the match alone (MatchService.played_here): nobody outside needs to see the
+match between two such moves, and a runner that dies before committing them makes the same
+moves again when the match is resumed. So the runner applies them here and commits them
+together (MatchService.commit_moves: one commit script, every version with its own log entry,
+change signal and commit hooks), and flushes the batch when
+  - a seat that is not played here (a remote seat, an HTTP bot, the chance seat) is pending:
+    it sees every move before it acts;
+  - the match ends;
+  - BATCH_MOVES moves wait, or BATCH_SECONDS passed since the first one: watchers (long
+    polls, event streams, pages) still see moves arrive smoothly.
+Measured (`referee bench arena`): a commit is ~100-200 us of the runner's time on a real
+Redis whatever its size; 32 moves a batch leave it a few us a move, and larger batches gain
+nothing worth a longer stall.
+"""
+
+from __future__ import annotations
+
+import time
+
+from referee.service.store import MatchStatus
+
+BATCH_MOVES = 32
+"""Most moves committed in one round trip."""
+BATCH_SECONDS = 0.03
+"""Longest a move waits in a batch (from the first move of the batch)."""
+
+
+class MoveBatch:
+    """Moves of one match applied in this process and not yet committed; `live` is the
+    newest record (committed or not), `committed` the stored one."""
+
+    def __init__(self, service, meta, live, most: int | None = None,
+                 seconds: float | None = None):
+        self.service, self.meta = service, meta
+        self.committed = self.live = live
+        self.most = BATCH_MOVES if most is None else most
+        self.seconds = BATCH_SECONDS if seconds is None else seconds
+        self._steps: list = []          # (new live, log entry) per move, in order
+        self._state = None              # the game state of `live` while moves wait
+        self._started = 0.0
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    def state(self):
+        """The game state of `live`."""
+        return self._state if self._steps else self.service.state(self.meta, self.live)
+
+    def reset(self, live) -> None:
+        """The match was committed elsewhere (a move of a seat not played here): go on
+        from `live`. Only when no move waits."""
+        assert not self._steps, "moves wait in the batch"
+        self.committed = self.live = live
+
+    def add(self, seat: int, move, by: str, extra: dict, update) -> tuple[int, object]:
+        """Apply a move of a seat played here (raising what the rules refuse, as a submit
+        would); flush when due. (Moves that landed now, the newest live record.)"""
+        game = self.service.games.get(self.meta.game)
+        new_live, new_state, entry = self.service.next_version(
+            self.meta, game, self.live, self.state(), seat, move, self.live.version, by,
+            extra, update)
+        if not self._steps:
+            self._started = time.monotonic()
+        self._steps.append((new_live, entry))
+        self.live, self._state = new_live, new_state
+        return (self.flush() if self._due() else 0), self.live
+
+    def _due(self) -> bool:
+        live = self.live
+        return (len(self._steps) >= self.most or live.status != MatchStatus.ACTIVE
+                or time.monotonic() - self._started >= self.seconds
+                or not all(self.service.played_here(self.meta, live, s) for s in live.pending))
+
+    def flush(self) -> int:
+        """Commit the waiting moves in one round trip; how many landed. When the match moved
+        on meanwhile (a resignation, an abort, a remote seat's move) none lands: they are
+        dropped and `live` is the stored record again."""
+        if not self._steps:
+            return 0
+        steps, self._steps = self._steps, []    # never sent twice, even if this raises
+        if self.service.commit_moves(self.meta, self.committed, steps, self._state):
+            self.committed = self.live
+            return len(steps)
+        self.committed = self.live = self.service.store.live(self.meta.id)
+        return 0
+
+    def drop(self) -> None:
+        """Forget the waiting moves (the lease is lost: its new holder makes them again)."""
+        self._steps = []
+        self.live = self.committed
