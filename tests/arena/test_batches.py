@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
 
 import pytest
 import redis
@@ -19,7 +21,11 @@ from referee.service.config import Settings
 from referee.service.drivers import BuiltinDriver
 from referee.service.plugins import Plugin, ServiceHooks
 from tests.conftest import delete_keys, unique_name
+from tests.support import slowseats
 from tests.support.bots import BotServer, deterministic_choice
+from tests.support.http import PYTHON, start_process, stop_process
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 MOST = 5
 BUILTINS = ["builtin:random", "builtin:random"]
@@ -195,3 +201,39 @@ def test_an_http_bot_is_asked_only_about_a_committed_match(arena, bot_seat):
         bot.stop()
     assert store.live(created.meta.id).status == "over"
     assert len(seen) >= 6 and all(asked == stored for asked, stored in seen)
+
+
+def test_a_runner_process_killed_mid_batch_resumes_to_the_same_match(arena):
+    """SIGKILL a process whose runner has moves waiting in its batch (slow seats played in
+    its process, batches of 4): the store holds the first batch alone; a runner elsewhere
+    resumes the match to the log and result of an uninterrupted run of the seed."""
+    store = arena.service.store
+    service = build_service(Settings(redis_url=arena.url, key_prefix=store.prefix),
+                            [slowseats.plugin(pause=False)], queued=False)
+    seats = ["slow:150", "slow:150"]
+    match_id = service.create("gops", seats, {"cards": 8}, seed=9).meta.id
+    child = start_process([PYTHON, "-m", "tests.support.slowseats", arena.url, store.prefix,
+                           match_id, "4"], cwd=ROOT)
+    try:
+        lines = []
+        while not lines or lines[-1] != "chose 6":   # moves 4 and 5 wait, 6 is being made
+            line = child.stdout.readline()
+            assert line, "".join(lines)
+            lines.append(line.strip())
+        holder = store.redis.get(store.key(match_id, "runner"))
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(10)
+    finally:
+        stop_process(child)
+    assert holder.split(":")[1] == str(child.pid)
+    stopped = store.live(match_id)
+    assert stopped.version == 4 and len(store.log(match_id)) == 4
+    store.redis.delete(store.key(match_id, "runner"))   # a dead runner's lease expires
+    while runner.advance(service, match_id):
+        pass
+    reference = service.create("gops", seats, {"cards": 8}, seed=9).meta.id
+    while runner.advance(service, reference):
+        pass
+    live = store.live(match_id)
+    assert live.status == "over" and live.result == store.live(reference).result
+    assert _moves(arena, match_id) == _moves(arena, reference)
