@@ -41,6 +41,16 @@ class MoveBatch:
         self._steps: list = []          # (new live, log entry) per move, in order
         self._state = None              # the game state of `live` while moves wait
         self._started = 0.0
+        self._here: dict = {}           # (seat, forfeited) -> played here
+
+    def played_here(self, seat: int) -> bool:
+        """MatchService.played_here at `live`, remembered per seat and forfeit (a seat's kind
+        never changes; only a forfeit makes it the referee's)."""
+        key = (seat, str(seat) in self.live.forfeits)
+        here = self._here.get(key)
+        if here is None:
+            here = self._here[key] = self.service.played_here(self.meta, self.live, seat)
+        return here
 
     def __len__(self) -> int:
         return len(self._steps)
@@ -72,7 +82,7 @@ class MoveBatch:
         live = self.live
         return (len(self._steps) >= self.most or live.status != MatchStatus.ACTIVE
                 or time.monotonic() - self._started >= self.seconds
-                or not all(self.service.played_here(self.meta, live, s) for s in live.pending))
+                or not all(self.played_here(s) for s in live.pending))
 
     def flush(self) -> int:
         """Commit the waiting moves in one round trip; how many landed. When the match moved

@@ -120,7 +120,7 @@ def _play_one(service, meta, batch: MoveBatch, seat: int):
     batch for a seat played here, else committed alone (the batch is empty then: it is
     flushed as soon as such a seat is pending). (Moves that landed, the newest live.)"""
     game, live, state = service.games.get(meta.game), batch.live, batch.state()
-    if service.played_here(meta, live, seat):
+    if batch.played_here(seat):
         land = batch.add
     else:
         landed = batch.flush()   # nothing waits by then; the seat acts on a committed match
