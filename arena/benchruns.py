@@ -67,6 +67,8 @@ class Run:
 class BenchDriver:
     """Seats `bench:policy`: `bench_move` in this process, from the legal moves."""
 
+    replayable = True   # as builtin seats: the move is a function of the turn alone
+
     def validate(self, ref: str) -> None:
         """Only `policy`."""
         if ref != "policy":

@@ -44,7 +44,9 @@ class SeatDriver(Protocol):
     """What the service asks of whoever plays a seat kind `<prefix>:<ref>`.
 
     A driver may also have `flush()`: the runner calls it when it stops, to write what the
-    driver kept in memory while it played (the arena's bot health figures)."""
+    driver kept in memory while it played (the arena's bot health figures); and
+    `replayable = True` when it chooses in this process from the turn alone (same turn, same
+    choice, no time measured): the runner then commits its moves in batches (batch.py)."""
 
     def validate(self, ref: str) -> None:
         """Raise InvalidSeats if `ref` names nobody this driver can seat."""
@@ -61,6 +63,8 @@ class SeatDriver(Protocol):
 
 class BuiltinDriver:
     """The referee's own policies (`builtin:random`), seeded from the match."""
+
+    replayable = True   # a policy is a function of (game, state, seat, seed, version)
 
     def validate(self, ref: str) -> None:
         """Raise InvalidSeats for an unknown builtin policy."""

@@ -257,6 +257,8 @@ def commit(data: Data, keys: list, args: list) -> int:
         data.zrem(remote, match_id)
     else:
         data.zadd(remote, due, match_id)
+    for passed in range(int(expected) + 1, int(version)):
+        data.publish(channel, str(passed))
     data.publish(channel, version)
     return 1
 

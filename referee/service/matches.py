@@ -193,9 +193,9 @@ class MatchService(MatchReading, MatchEndings):
             live = live or self.current(match_id)
             state = self.state(meta, live)
             try:
-                self._may_move(match_id, live, seat, by)
-                new_state, sealed = engine.play(game, state, live.version, seat, move,
-                                                expected_version)
+                new_live, new_state, entry = self.next_version(
+                    meta, game, live, state, seat, move, expected_version, by, entry_extra,
+                    update_live)
             except RefereeError:
                 # the same key may have landed between the check above and this read
                 if idempotency and self.store.landed_at(match_id, idempotency) is not None:
@@ -206,13 +206,6 @@ class MatchService(MatchReading, MatchEndings):
                         live = current
                         continue
                 raise
-            new_live = self._live_after(game, meta, live, new_state, live.version + 1, seat)
-            if update_live is not None:
-                update_live(new_live)
-                new_live.result = self._result(game, meta, new_live, new_state)
-            entry = {**MoveRecord(seat, move, live.version, sealed, by).to_dict(),
-                     "at": round(time.time(), 3), **(entry_extra or {}),
-                     **publicity(game, state, seat, move)}
             automated = self.automated_seat(meta, new_live) is not None
             done = self.store.commit(match_id, live.version, new_live, [entry], automated,
                                      idempotency or "", self.remote_due(meta, new_live))
@@ -225,6 +218,51 @@ class MatchService(MatchReading, MatchEndings):
             live, maybe_behind = None, False   # the match moved on: read it again
         raise MatchBusy(f"match {match_id} changed {defaults.COMMIT_ATTEMPTS} times while this move "
                         f"was being committed; submit it again")
+
+    def next_version(self, meta: MatchMeta, game, live: Live, state, seat: int, move,
+                     expected_version=None, by="seat", entry_extra=None, update_live=None):
+        """`move` applied to `live` in this process, nothing committed: (the new live, the
+        new state, its log entry). Raises what the rules and the match refuse."""
+        self._may_move(meta.id, live, seat, by)
+        new_state, sealed = engine.play(game, state, live.version, seat, move, expected_version)
+        new_live = self._live_after(game, meta, live, new_state, live.version + 1, seat)
+        if update_live is not None:
+            update_live(new_live)
+            new_live.result = self._result(game, meta, new_live, new_state)
+        entry = {**MoveRecord(seat, move, live.version, sealed, by).to_dict(),
+                 "at": round(time.time(), 3), **(entry_extra or {}),
+                 **publicity(game, state, seat, move)}
+        return new_live, new_state, entry
+
+    def commit_moves(self, meta: MatchMeta, base: Live, steps: list, state) -> bool:
+        """Commit moves made one after another in this process on `base` (the stored
+        record) in one round trip: `steps` are (new live, log entry) per move, `state` the
+        last one's game state. Every version gets its log entry, change signal and commit
+        hooks, as if committed alone; False (nothing lands) if the match moved past `base`."""
+        last = steps[-1][0]
+        automated = self.automated_seat(meta, last) is not None
+        if not self.store.commit(meta.id, base.version, last, [e for _, e in steps], automated,
+                                 remote_due=self.remote_due(meta, last)):
+            return False
+        self._states.put(meta.id, last.version, state, last)
+        old = base
+        for new, _ in steps:
+            new.updated_at = last.updated_at
+            self._after_commit(meta, old, new, queue=False)
+            old = new
+        return True
+
+    def played_here(self, meta: MatchMeta, live: Live, seat: int) -> bool:
+        """Whether the referee chooses `seat`'s move in this process from the match alone (a
+        builtin policy, or the random move of a forfeited seat), so a runner that died before
+        committing it makes the same move again: nobody outside need see the match between
+        two such moves. A driver says so with `replayable = True`."""
+        if seat == CHANCE:
+            return False
+        if str(seat) in live.forfeits:
+            return True
+        prefix, _ = split_kind(meta.seat_kind(seat))
+        return prefix != REMOTE and getattr(self.drivers.get(prefix), "replayable", False)
 
     @staticmethod
     def _may_move(match_id: str, live: Live, seat: int, by: str) -> None:

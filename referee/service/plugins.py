@@ -37,7 +37,9 @@ class ServiceHooks:
     """What a plug-in's attached object hears from the service (both do nothing here)."""
 
     def after_commit(self, meta, old, live) -> None:
-        """A new version of a match was committed (`old` is None for its creation)."""
+        """A new version of a match was committed (`old` is None for its creation); once per
+        version, in order, also when the runner committed several in one batch (then the
+        record of each version but the batch's last has `state` None: referee/service/batch.py)."""
 
     def on_finish(self, meta, live) -> None:
         """A match ended (over or aborted); called once, by the process that ended it."""

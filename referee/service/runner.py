@@ -2,9 +2,12 @@
 
 The runner takes a match id only and reads everything from the store, so any worker can run
 it, any number of times: it plays every automated seat (builtin bots, HTTP bots, forfeited
-seats) until a remote seat must act or the match ends, committing each move as it goes. A lease
-in Redis keeps two runners off one match; a runner that dies leaves the lease to expire, and
-the janitor re-queues the match, which resumes from the stored state and log.
+seats) until a remote seat must act or the match ends, committing moves as it goes: a move of
+a seat played in this process (builtin bots, forfeited seats) waits in a batch committed with
+the next ones in one round trip (batch.py), any other is committed alone. A lease in Redis
+keeps two runners off one match; a runner that dies leaves the lease to expire, and the
+janitor re-queues the match, which resumes from the stored state and log (and makes the
+moves of a batch that never landed again: they are functions of the match alone).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from referee.core import engine
 from referee.core.bots import random_move
 from referee.core.errors import IllegalMove, MalformedMove, StaleVersion, UnexpectedMove
 from referee.service import defaults
+from referee.service.batch import MoveBatch
 from referee.service.drivers import REMOTE, Choice, SeatDriver, Turn, split_kind
 from referee.service.lease import Lease
 from referee.service.store import MatchStatus, parse_live
@@ -43,8 +47,9 @@ def runner_lease(service, meta, runner_id: str = RUNNER_ID) -> Lease:
 def advance(service, match_id: str, runner_id: str = RUNNER_ID) -> int:
     """Play automated seats until a remote seat must act or the match ends; moves made.
 
-    Two round trips besides the moves: taking the lease reads the live record, releasing it
-    reads the record again (a move that landed meanwhile must not strand the match)."""
+    Two round trips besides the commits (one per batch of moves played here, one per other
+    move): taking the lease reads the live record, releasing it reads the record again (a
+    move that landed meanwhile must not strand the match)."""
     meta = service.store.meta(match_id) if isinstance(match_id, str) else None
     if meta is None:
         meta, _ = service.load(match_id)  # MatchNotFound, or a match stored just now
@@ -52,15 +57,23 @@ def advance(service, match_id: str, runner_id: str = RUNNER_ID) -> int:
     taken, raw = lease.acquire_reading(key)
     if not taken:
         return 0  # another runner holds the match; it will see our change too
-    moves = 0
+    moves, batch = 0, None
     try:
-        live = _live(service, match_id, raw)
-        while lease.renew(lazy=True):
+        batch = MoveBatch(service, meta, _live(service, match_id, raw))
+        while True:
+            if not lease.renew(lazy=True):
+                batch.drop()   # another runner holds the match: it makes these moves again
+                break
+            live = batch.live
             seat = service.automated_seat(meta, live) if live.status == MatchStatus.ACTIVE else None
             if seat is None:
                 break
-            landed, live = _play_one(service, meta, live, seat)
+            landed, _ = _play_one(service, meta, batch, seat)
             moves += landed
+        moves += batch.flush()
+    except Exception:
+        _flush_after_failure(batch)
+        raise
     finally:
         _, raw = lease.release_reading(key)
         _flush_drivers(service)
@@ -74,6 +87,18 @@ def _live(service, match_id: str, raw: str | None):
     if raw is not None:
         return parse_live(raw)
     return service.load(match_id)[1]
+
+
+def _flush_after_failure(batch) -> None:
+    """The runner failed (a bug, a lost connection): the moves it made before land, as they
+    would have one by one; a failure to commit them only loses work (a resumed match makes
+    them again), and the runner's own failure is the one reported."""
+    if batch is not None:
+        try:
+            batch.flush()
+        except Exception:
+            log.warning("match %s: moves made before a failure were not committed",
+                        batch.meta.id, exc_info=True)
 
 
 def _flush_drivers(service) -> None:
@@ -90,14 +115,22 @@ def _requeue_if_needed(service, meta, live) -> None:
         service.enqueue(meta.id, live.version)
 
 
-def _play_one(service, meta, live, seat: int):
-    """Choose and commit one move for an automated seat: (1 if it landed, the newest live)."""
-    game = service.games.get(meta.game)
-    state = service.state(meta, live)
+def _play_one(service, meta, batch: MoveBatch, seat: int):
+    """Choose and commit one move for an automated seat at the batch's newest record: in the
+    batch for a seat played here, else committed alone (the batch is empty then: it is
+    flushed as soon as such a seat is pending). (Moves that landed, the newest live.)"""
+    game, live, state = service.games.get(meta.game), batch.live, batch.state()
+    if batch.played_here(seat):
+        land = batch.add
+    else:
+        landed = batch.flush()   # nothing waits by then; the seat acts on a committed match
+        if landed or batch.live is not live:
+            return landed, batch.live
+        land = _submitter(service, meta, batch)
     decision = engine.decision_for(game, state, seat)
     if str(seat) in live.forfeits or meta.seat_kind(seat) == REMOTE:
         choice = Choice(random_move(game, state, seat, meta.seed, live.version))
-        return _commit_choice(service, meta, live, game, state, seat, choice, "referee")
+        return _commit_choice(meta, live, game, state, seat, choice, "referee", land)
     prefix, ref = split_kind(meta.seat_kind(seat))
     driver: SeatDriver = service.drivers[prefix]
 
@@ -107,7 +140,22 @@ def _play_one(service, meta, live, seat: int):
     if choice is not None:
         report(choice.failure)
     choice = choice or driver.choose(Turn(meta, live, game, state, seat, decision), ref)
-    return _commit_choice(service, meta, live, game, state, seat, choice, "seat", report)
+    return _commit_choice(meta, live, game, state, seat, choice, "seat", land, report)
+
+
+def _submitter(service, meta, batch: MoveBatch):
+    """`land` for a move committed alone, at once (the batch goes on from the result)."""
+    def land(seat, move, by, extra, update):
+        try:
+            live = service.submit(meta.id, seat, move, expected_version=batch.live.version,
+                                  by=by, entry_extra=extra, update_live=update,
+                                  from_runner=True, known_live=batch.live)
+            landed = 1
+        except StaleVersion:
+            live, landed = service.store.live(meta.id), 0
+        batch.reset(live)
+        return landed, live
+    return land
 
 
 def _stalling(meta, live, seat: int) -> Choice | None:
@@ -120,35 +168,27 @@ def _stalling(meta, live, seat: int) -> Choice | None:
     return None
 
 
-def _commit_choice(service, meta, live, game, state, seat, choice: Choice, by: str,
+def _commit_choice(meta, live, game, state, seat, choice: Choice, by: str, land,
                    report=None):
-    """Commit the driver's move; a failure or a rejected move goes through the policy.
+    """Land the driver's move; a failure or a rejected move goes through the policy.
 
-    `report(failure)` tells the driver that the rules rejected its move. Returns (1 if a
-    move landed, the newest live record).
+    `land(seat, move, by, entry extra, live update)` commits or batches a move, raising what
+    the rules refuse; `report(failure)` tells the driver that the rules rejected its move.
+    Returns (moves that landed, the newest live record).
     """
     extra = {"latency_ms": choice.latency_ms} if choice.latency_ms is not None else {}
     extra.update(choice.extra)
     clock = _seat_update(seat, choice)
     try:
         if choice.failure is None:
-            return 1, service.submit(meta.id, seat, choice.move, expected_version=live.version,
-                                     by=by, entry_extra=extra, update_live=clock,
-                                     from_runner=True, known_live=live)
+            return land(seat, choice.move, by, extra, clock)
         failure = choice.failure
-    except StaleVersion:
-        return 0, service.store.live(meta.id)
     except (MalformedMove, UnexpectedMove, IllegalMove) as err:
         failure = {"code": "bot.illegal_move", "move": choice.move, "error": err.to_dict()}
         if report is not None:
             report(failure)
     move, update = _apply_policy(meta, live, game, state, seat, failure, clock)
-    try:
-        return 1, service.submit(meta.id, seat, move, expected_version=live.version,
-                                 by="referee", entry_extra={**extra, "failure": failure},
-                                 update_live=update, from_runner=True, known_live=live)
-    except StaleVersion:
-        return 0, service.store.live(meta.id)
+    return land(seat, move, "referee", {**extra, "failure": failure}, update)
 
 
 def _seat_update(seat: int, choice: Choice):

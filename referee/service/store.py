@@ -43,12 +43,15 @@ if ARGV[4] == '1' then redis.call('SADD', KEYS[4], ARGV[5])
 else redis.call('SREM', KEYS[4], ARGV[5]) end
 if ARGV[9] == '' then redis.call('ZREM', KEYS[6], ARGV[5])
 else redis.call('ZADD', KEYS[6], ARGV[9], ARGV[5]) end
+for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) - 1 do redis.call('PUBLISH', ARGV[6], v) end
 redis.call('PUBLISH', ARGV[6], ARGV[2])
 return 1
 """
 # The commit is one script: version check, idempotency record, live record, log, automated
 # set, remote seats' deadline and change signal land together or not at all. It answers 1 (committed), 0 (the
-# version moved on) or -1 (a move with this idempotency key already landed). The embedded
+# version moved on) or -1 (a move with this idempotency key already landed). A commit of
+# several moves (the runner's batches, MatchService.commit_moves) publishes every version
+# it passes, in order, as if each had been committed alone. The embedded
 # store runs its Python twin, embeddedscripts.commit (and live_since for _LIVE_SINCE): keep
 # the two in step (tests/service/test_embedded_scripts.py compares them).
 
@@ -158,6 +161,7 @@ class MatchStore:
         created = pipe.execute()[0]
         if not created:
             raise RuntimeError(f"match id {meta.id} already exists")
+        self._meta_cache[meta.id] = meta   # the runner reads it next: no round trip for it
 
     def meta(self, match_id: str) -> MatchMeta | None:
         """The match's meta (cached: it never changes), or None if there is no such match."""

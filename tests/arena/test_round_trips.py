@@ -1,7 +1,8 @@
 """Redis round trips per move of a bot match run by the runner (issue 17), counted on the
 socket: a count, not a time. A move of an HTTP bot costs two (its call slot, read together
-with the bot's secret and giving back the previous slot; the commit), a builtin's one (the
-commit); bot health waits in the worker; the lease is taken and given back with one read each.
+with the bot's secret and giving back the previous slot; the commit), builtin moves one commit
+per batch (referee/service/batch.py: BATCH_MOVES moves, 32; was one a move); bot health waits
+in the worker; the lease is taken and given back with one read each.
 
 Per-match work (creating, /start, finishing) is the same for a short and a long match, so the
 difference between the two, per move, is what a move costs.
@@ -9,13 +10,15 @@ difference between the two, per move, is what a move costs.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from arena import bothealth
 from arena.benchruns import RoundTrips
 from arena.plugin import arena_plugin
 from referee.root import build_service
-from referee.service import runner
+from referee.service import batch, runner
 from referee.service.config import Settings
 from tests.conftest import delete_keys, unique_name
 from tests.support.bots import BotServer
@@ -34,9 +37,9 @@ def arena(needs_real_redis, monkeypatch):
     delete_keys(needs_real_redis, prefix, "none")
 
 
-def _played(arena, seats, cards: int) -> tuple[int, int]:
+def _played(arena, seats, cards: int, seed: int = 3) -> tuple[int, int]:
     """(moves, round trips) of one gops match run to its end by the runner."""
-    created = arena.create_match("gops", seats, {"cards": cards}, 3, rated=False)
+    created = arena.create_match("gops", seats, {"cards": cards}, seed, rated=False)
     with RoundTrips() as trips:
         while runner.advance(arena.service, created.meta.id):
             pass
@@ -51,9 +54,26 @@ def _per_move(arena, seats) -> float:
     return (long[1] - short[1]) / (long[0] - short[0])
 
 
-def test_a_builtin_move_is_one_round_trip(arena):
-    """Builtin seats: the commit alone."""
-    assert _per_move(arena, ["builtin:random", "builtin:random"]) == 1
+def test_builtin_moves_are_committed_a_batch_to_a_round_trip(arena, monkeypatch):
+    """Builtin seats: one commit per BATCH_MOVES moves and nothing else per move; the
+    default batch takes a whole 8-card match, so its moves cost no more than a 2-card one."""
+    monkeypatch.setattr(batch, "BATCH_SECONDS", 10.0**9)   # no flush for time (a loaded box)
+    seats = ["builtin:random", "builtin:random"]
+    _played(arena, seats, 2, seed=4)   # the scripts are loaded by now
+    short, long = _played(arena, seats, 2), _played(arena, seats, 8)
+    assert batch.BATCH_MOVES == 32 and long[0] < 32
+    assert long[1] == short[1]
+
+
+def test_a_smaller_batch_costs_one_round_trip_per_batch(arena, monkeypatch):
+    """Batches of 4: the extra round trips of a longer match are its extra commits."""
+    monkeypatch.setattr(batch, "BATCH_MOVES", 4)
+    monkeypatch.setattr(batch, "BATCH_SECONDS", 10.0**9)   # no flush for time (a loaded box)
+    seats = ["builtin:random", "builtin:random"]
+    _played(arena, seats, 2, seed=4)
+    short, long = _played(arena, seats, 2), _played(arena, seats, 8)
+    assert long[0] - short[0] > 8
+    assert long[1] - short[1] == math.ceil(long[0] / 4) - math.ceil(short[0] / 4)
 
 
 def test_an_http_bot_move_is_two_round_trips_and_health_adds_up(arena):

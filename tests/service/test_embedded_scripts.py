@@ -101,6 +101,12 @@ SEQUENCES = {
         ("commit", commit_args(0, 1, '{"v":1}', 1, idem="0:k1", entries=['{"e":1}'])),
         ("commit", commit_args(1, 2, '{"v":2}', 1, idem="0:k1", entries=['{"e":2}'])),
         ("commit", commit_args(1, 2, '{"v":2}', 0, idem="1:k2", entries=['{"e":2}']))],
+    "a batch of moves: every version published, in order": [
+        ("commit", commit_args(0, 3, '{"v":3}', 1, entries=['{"e":1}', '{"e":2}', '{"e":3}'])),
+        ("commit", commit_args(3, 4, '{"v":4}', 1, entries=['{"e":4}'])),
+        ("commit", commit_args(4, 36, '{"v":36}', 0, entries=[f'{{"e":{i}}}'
+                                                            for i in range(5, 37)])),
+        ("commit", commit_args(4, 6, '{"v":6b}', 1, entries=['{"e":5b}', '{"e":6b}']))],
     "no entries, the automated member already there": [
         ("commit", commit_args(0, 1, '{"v":1}', 1)),
         ("commit", commit_args(1, 2, '{"v":2}', 1))],
@@ -130,6 +136,11 @@ def test_the_sequences_reach_every_branch():
     assert keys[f"{P}:m:a:log"][1] == ['{"e":1}', '{"e":2}', '{"e":3}', '{"e":4}', '{"e":5}']
     assert f"{P}:automated" not in keys and f"{P}:remote-due" not in keys   # added, then gone
     assert [m[3] for m in heard] == ["1", "2", "3", "4"]
+    replies, (keys, _), (heard, _) = run_both(
+        SEQUENCES["a batch of moves: every version published, in order"])
+    assert replies["lua"] == [1, 1, 1, 0]
+    assert keys[f"{P}:m:a:log"][1] == [f'{{"e":{i}}}' for i in range(1, 37)]
+    assert [m[3] for m in heard] == [str(v) for v in range(1, 37)]
     replies, (keys, _), _ = run_both(SEQUENCES["an idempotency key lands once"])
     assert replies["lua"] == [1, -1, 1]
     assert keys[f"{P}:m:a:idem"][0] == "hash" and keys[f"{P}:m:a:idem"][2] > 0
