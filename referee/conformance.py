@@ -186,8 +186,9 @@ def _check_view_hides(game, state, viewer, rng, seed, data, seats=None, view=Non
     if seats is None:
         seats = [d.seat for d in game.pending(state)]
     assert [d.seat for d in game.pending(other)] == seats, "redetermine changed who must act"
-    # the state itself back means nothing was re-dealt: no need to serialise it again
-    return 0 if other is state else int(game.to_dict(other) != data)
+    # the state itself back means nothing was re-dealt: no need to serialise it again (and
+    # only compared, so `stored`, which may share the state's objects, does)
+    return 0 if other is state else int(game.stored(other) != data)
 
 
 def _check_view_schema(game, view, viewer, schemas=None) -> None:
@@ -202,6 +203,8 @@ def _check_view_schema(game, view, viewer, schemas=None) -> None:
     assert not errors, (f"the view of {'the spectator' if viewer is None else f'seat {viewer}'}"
                         f" does not fit the game's view schema: {'; '.join(errors[:5])}")
 
+
+_CONTAINERS = (dict, list)
 
 _CLOSED_OBJECT = frozenset({"type", "properties", "required", "additionalProperties",
                             "description", "title"})
@@ -230,6 +233,10 @@ class _ViewSchemaMemo:
             part = props.get(key)
             if part is None:
                 return False
+            if type(value) not in _CONTAINERS:  # a number or a string: cheaper to check
+                if not conforms(value, part):
+                    return False
+                continue
             memo = (spectator, key, _fingerprint(value))
             if memo[2] is not None and memo in self._passed:
                 continue
