@@ -324,10 +324,11 @@ class Leaderboard(MethodView):
         name = service().games.get(game).spec.name
         board = arena().leaderboards
         board.catch_up(name)  # a match past its deadline is passed over on a read too
-        rows = standings(board.table(name))
+        table, status = board.snapshot(name)  # one moment: the rows and their status agree
+        rows = standings(table)
         for row in rows:
             row["name"] = arena().entrant_name(row["entrant"])
-        return {"game": name, "status": board.status(name), "standings": rows}
+        return {"game": name, "status": status, "standings": rows}
 
 
 @protocol_blp.route("/openapi.json")

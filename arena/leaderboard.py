@@ -125,13 +125,23 @@ class Leaderboards:
 
     def status(self, game: str) -> dict:
         """How far the table is: sequence numbers issued, applied, and waiting."""
-        issued = int(self.redis.get(self._key(game, "seq")) or 0)
-        mark = int(self.redis.get(self._key(game, "watermark")) or 0)
-        done = self.redis.hlen(self._key(game, "done"))
-        late = self.redis.hlen(self._key(game, "late"))
-        return {"rated_matches": issued, "applied_through": mark,
-                "finished_waiting": max(0, done - mark + late), "in_progress": issued - done,
-                "late": late, "deadline_s": self.deadline_s}
+        return self.snapshot(game)[1]
+
+    def snapshot(self, game: str) -> tuple[dict, dict]:
+        """The table and its status as of one moment (`table`, `status`): read in one
+        MULTI, so a reader never pairs a table from before an application with a status
+        from after it (a late result counted as applied but missing from the table)."""
+        pipe = self.redis.pipeline(transaction=True)
+        for name in ("table", "seq", "watermark"):
+            pipe.get(self._key(game, name))
+        pipe.hlen(self._key(game, "done"))
+        pipe.hlen(self._key(game, "late"))
+        raw_table, issued, mark, done, late = pipe.execute()
+        issued, mark = int(issued or 0), int(mark or 0)
+        return json.loads(raw_table) if raw_table else {}, {
+            "rated_matches": issued, "applied_through": mark,
+            "finished_waiting": max(0, done - mark + late), "in_progress": issued - done,
+            "late": late, "deadline_s": self.deadline_s}
 
 
 def result_record(meta, live, entrants: list[str]) -> dict | None:

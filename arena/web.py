@@ -51,13 +51,14 @@ def leaderboard(game):
     name = _or_404(service().games.get, game).spec.name
     boards = arena().leaderboards
     boards.catch_up(name)  # as the API's read does: a match past its deadline is passed over
-    rows = standings(boards.table(name))
+    table, status = boards.snapshot(name)  # one moment: the rows and their status agree
+    rows = standings(table)
     names = {r["entrant"]: arena().entrant_name(r["entrant"]) for r in rows}
     for row in rows:
         row["name"] = names[row["entrant"]]
     chart = plot(history(boards.applied_results(name)), names)
     return render_template("arena/leaderboard.html", game=name, rows=rows, chart=chart,
-                           status=boards.status(name))
+                           status=status)
 
 
 @blp.get("/tournaments")
