@@ -91,13 +91,15 @@ def served_view(s, seat: int | None) -> dict:
 
 def redetermine(s, seat: int | None, rng: Rng):
     """A state `seat` cannot tell from `s`: every deck reshuffled, future rolls re-seeded
-    (external chance: `s` itself, since no deck has an order and every outcome is public)."""
+    (external chance: `s` itself, since no deck has an order and every outcome is public).
+    It shares the parts it leaves alone with `s`."""
     if suspend.is_external(s):
         return s
-    other = deep_copy(s)
+    # new decks and seats, the rest shared with `s` (a state is never changed once made; a
+    # copy of all of it was most of this function's time), the draws in the same order
+    other = dict(s)
     for key in _DECKS:
-        other[key] = rng.shuffled(other[key])
-    for st in other["seats"]:
-        st["deck"] = rng.shuffled(st["deck"])
+        other[key] = rng.shuffled(s[key])
+    other["seats"] = [{**st, "deck": rng.shuffled(st["deck"])} for st in s["seats"]]
     other["seed"] = rng.below(MAX_SEED)
     return other
