@@ -93,7 +93,10 @@ def test_twins_of_a_running_match_show_no_board_until_all_are_over(client, app):
         client.post(f"/v1/matches/{running.meta.id}/resign", headers=auth(token))
     wait_until(lambda: client.get(f"/v1/matches/{running.meta.id}").json["status"] != "active",
                timeout=60)
-    assert client.get(f"/matches/{done.meta.id}/frame/3").status_code == 200
+    # the group closes in the commit hooks, just after the last member's end is stored (never
+    # before: a commit that failed would have shown the twins' boards), so it may lag a read
+    wait_until(lambda: client.get(f"/matches/{done.meta.id}/frame/3").status_code == 200,
+               timeout=10)
     assert "<svg" in client.get(f"/matches/{done.meta.id}").get_data(as_text=True)
 
 
