@@ -209,15 +209,16 @@ def main(argv=None) -> None:
 def _report(args, targets: list[dict]) -> None:
     print(f"HTTP bench, game {args.game}, {args.players} remote seats, {args.seconds:.0f} s per "
           f"run, {args.rounds} round(s); load average {_load()}", flush=True)
+    for t in targets:   # every worker booted before they are counted and measured
+        if t["server"] is not None:
+            t["server"].wait_idle()
     for t in targets:
         what = t["server"].describe() if t["server"] else "processes not on this machine " \
             "(no worker count, no CPU figure)"
         extra = f", Redis {args.redis_url}, rate limits off" if t["kind"] == "service" and \
             not args.url else ""
         print(f"  {t['name']}: {t['base']} ({what}{extra})", flush=True)
-    for t in targets:   # every worker booted, then warm: caches, connections
-        if t["server"] is not None:
-            t["server"].wait_idle()
+    for t in targets:   # warm: caches, connections
         run(t, 4, 2.0, args.game, args.players)
     results: dict = {}
     for round_ in range(args.rounds):
