@@ -146,32 +146,31 @@ def _check_state(game, state, players, stats, rng, views, seed=None, schemas=Non
         if seat not in seats:
             assert game.legal_moves(state, seat) == [], f"seat {seat} not pending has legal moves"
     if views:
-        viewers = [None, *range(players)]
-        for viewer in viewers:
-            view = game.served_view(state, viewer)
-            stats.redeterminations_differing += _check_view_hides(game, state, viewer, rng,
-                                                                  seed, data, seats, view,
-                                                                  schemas)
+        served = {viewer: game.served_view(state, viewer) for viewer in [None, *range(players)]}
+        for viewer, view in served.items():
+            stats.redeterminations_differing += _check_view_hides(game, state, viewer, view, rng,
+                                                                  seed, data, seats, schemas)
         # `view` is `served_view` made the caller's own (a copy, in the games that share):
         # the same data, checked for one viewer a state in turn, every viewer within a few
-        _check_view_copy(game, state, viewers[stats.checked_states % len(viewers)])
+        viewer = [*served][stats.checked_states % len(served)]
+        _check_view_copy(game, state, viewer, served[viewer])
         stats.checked_states += 1
     return before
 
 
-def _check_view_copy(game, state, viewer) -> None:
-    """`view` and `served_view` agree, and `view` shares nothing `served_view` shares."""
-    view, served = game.view(state, viewer), game.served_view(state, viewer)
+def _check_view_copy(game, state, viewer, served) -> None:
+    """`view` equals `served`, the `served_view` of the same state and viewer."""
+    view = game.view(state, viewer)
     assert view == served, (f"view and served_view differ for "
                             f"{'the spectator' if viewer is None else f'seat {viewer}'}\n"
                             f"{_first_difference(served, view)}")
 
 
-def _check_view_hides(game, state, viewer, rng, seed, data, seats=None, view=None,
+def _check_view_hides(game, state, viewer, view, rng, seed, data, seats=None,
                       schemas=None) -> int:
-    """The view fits its schema, shows no seed, and stays the same when hidden information is
-    re-dealt; returns 1 if the re-deal changed the state (0: nothing hidden to re-deal)."""
-    view = game.served_view(state, viewer) if view is None else view
+    """`view` (the served view of `state` for `viewer`) fits its schema, shows no seed, and
+    stays the same when hidden information is re-dealt; returns 1 if the re-deal changed the
+    state (0: nothing hidden to re-deal)."""
     _check_view_schema(game, view, viewer, schemas)
     if seed is not None and seed >= SEED_LEAK_MINIMUM:
         assert str(seed).encode() not in canonical(view), "a view shows the match seed, from which " \
