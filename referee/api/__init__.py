@@ -86,7 +86,7 @@ def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
         if plugin.install is not None:
             plugin.install(app, service)
     guards.init_app(app)  # after the plug-ins' request hooks: who calls is known first
-    _document_moves(api, service.games)
+    api.later(lambda: _document_moves(api, service.games))
     problems.init_app(app)
     contract.init_app(app, api)
     return app

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+from referee.api import contract
+from referee.root import create_app, stop_app
+
 EXPECTED_PATHS = {
     "/v1/health": {"get"}, "/v1/problems": {"get"}, "/v1/games": {"get"},
     "/v1/games/{game}": {"get"}, "/v1/games/{game}/check": {"post"},
@@ -68,3 +74,29 @@ def test_problem_catalogue_covers_every_code_the_service_emits(client):
     codes |= {"limits.invalid", "request.invalid", "request.malformed_json"}
     assert sorted(codes - set(problems)) == []
     assert "move.illegal.*" in problems
+
+
+def _document(app) -> dict:
+    return app.test_client().get("/v1/openapi.json").json
+
+
+def test_the_document_written_on_demand_equals_the_one_written_eagerly(monkeypatch):
+    """The document is written when first asked for (creating an app resolves no schema),
+    once even when many ask at once, and it is the document written step by step as the
+    blueprints are registered: same paths, components and order."""
+    lazy = create_app({"TESTING": True})
+    try:
+        assert lazy.extensions["flask-smorest"]["apis"][""]["ext_obj"]._doc_steps
+        with ThreadPoolExecutor(8) as pool:
+            served = list(pool.map(lambda _: _document(lazy), range(8)))
+        served.append(_document(lazy))
+    finally:
+        stop_app(lazy)
+    monkeypatch.setattr(contract.RefereeApi, "later", lambda self, step: step())
+    eager = create_app({"TESTING": True})
+    try:
+        written = _document(eager)
+    finally:
+        stop_app(eager)
+    for document in served:
+        assert json.dumps(document) == json.dumps(written)
