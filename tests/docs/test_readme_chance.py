@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from referee.games import GAMES
-from tests.docs.test_readme import README, section_block, shell_blocks
+from tests.docs.test_readme import README, section_block, shell_blocks, shell_env
 from tests.support.http import free_port, stop_process, wait_for_http
 
 REFEREE = os.path.join(os.path.dirname(sys.executable), "referee")
@@ -49,7 +49,7 @@ def run_block(index: int, url: str) -> list[dict]:
     """Run the section's `index`th sh block with bash; its output lines that are JSON."""
     block = shell_blocks(README[README.index(HEADING):])[index]
     done = subprocess.run(["bash", "-c", block], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "REFEREE": url, **_game_env()})
+                          env=shell_env(REFEREE=url, **_game_env()))
     assert done.returncode == 0, done.stdout + done.stderr
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
