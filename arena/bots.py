@@ -213,6 +213,17 @@ class BotRegistry(HealthFigures):
         reply.latency_ms += waited * 1000
         return reply
 
+    def ride(self, bot: dict, timeout_s: float):
+        """The slot of this thread's next call to the bot (of at most `timeout_s`), taken in
+        the round trip of a commit: a scripts.Rider (see CallSlots.ride); None when no call
+        will be made (a refused address)."""
+        try:
+            self.target(bot)
+        except (UrlRefused, InvalidBotUrl):
+            return None
+        return self.slots.ride(bot["id"], timeout_s, self._key(bot["id"], "secret"))
+
+
 def health_check(target: Target) -> dict:
     """`GET /` of the bot: it must answer JSON with apiversion 1; returns that JSON.
 

@@ -63,6 +63,15 @@ class BotDriver:
         return Choice(move=reply.body["move"], latency_ms=round(reply.latency_ms, 3),
                       clock_ms=round(bank, 3))
 
+    def rider(self, meta, live, seat: int, ref: str):
+        """The call slot for this seat's next request, to be taken in the round trip of the
+        commit that makes `live` the stored record (scripts.Rider); held as long as that
+        request may take (/start's limit or the move's with the seat's bank)."""
+        limits = {**DEFAULTS, **meta.limits}
+        bank = float(live.clocks.get(str(seat), limits["bank_ms"]))
+        longest = max(limits["start_ms"], limits["move_ms"] + bank)
+        return self.bots.ride(self.bots.get(ref), longest / 1000)
+
     def rejected(self, ref: str, failure: dict, match_id: str, version: int) -> None:
         """The referee found a failure after the bot answered (an illegal move, stalling):
         count it against the bot."""
