@@ -189,9 +189,9 @@ class _Failure(Exception):
 
 def call(target: Target, path: str, payload: dict | None, secret: str | None,
          timeout_s: float) -> Reply:
-    """POST `payload` (or GET when None) to the bot within `timeout_s` from now, all told;
-    never raises for the bot's faults."""
-    body = _ENCODE(payload) if payload is not None else None
+    """POST `payload` (or GET when None; bytes: JSON encoded already) to the bot within
+    `timeout_s` from now, all told; never raises for the bot's faults."""
+    body = payload if payload is None or type(payload) is bytes else _ENCODE(payload)
     headers = {"Content-Type": "application/json", "User-Agent": "referee-arena/1"}
     if secret and body is not None:
         headers.update(sign(secret, body))

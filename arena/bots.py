@@ -45,6 +45,7 @@ class BotRegistry(HealthFigures):
         self.standing = Standing(redis, self._key, disable_after if disable_after is not None
                                  else disable_after_setting())
         self._cache: dict[str, dict] = {}  # bot records never change once registered
+        self._targets: dict = {}           # (url, addresses) -> (policy, checked Target)
         self.tally = Tally()
 
     def _key(self, bot_id: str, part: str = "") -> str:
@@ -178,9 +179,16 @@ class BotRegistry(HealthFigures):
         stored without any is resolved now). Raises UrlRefused."""
         if not bot.get("addresses"):
             return resolve(bot["url"], self.policy)
+        key = (bot["url"], tuple(bot["addresses"]))
+        policy, target = self._targets.get(key, (None, None))
+        if policy is self.policy:   # checked already (parsing the URL and the addresses
+            return target           # again cost ~20 us a call)
         scheme, host, port, path = split_url(bot["url"])
-        target = Target(scheme, host, port, tuple(bot["addresses"]), path)
+        target = Target(scheme, host, port, key[1], path)
         check_address(target.addresses, self.policy)
+        if len(self._targets) > 10_000:
+            self._targets.clear()
+        self._targets[key] = (self.policy, target)
         return target
 
     def call(self, bot: dict, path: str, payload: dict | None, timeout_s: float,

@@ -43,8 +43,9 @@ class MoveBatch:
 
     def __init__(self, service, meta, live, most: int | None = None,
                  seconds: float | None = None, rider_for=None):
-        """`rider_for(live)`: a script to send with the commit that makes `live` the stored
-        record (scripts.Rider), or None; the runner takes the next bot's call slot so."""
+        """`rider_for(live, state)`: a script to send with the commit that makes `live` (of
+        game state `state`) the stored record (scripts.Rider), or None: the runner takes the
+        next bot's call slot so, and builds its request while the commit is in flight."""
         self.service, self.meta, self.rider_for = service, meta, rider_for
         self.committed = self.live = live
         self.most = BATCH_MOVES if most is None else most
@@ -102,7 +103,7 @@ class MoveBatch:
         if not self._steps:
             return 0
         steps, self._steps = self._steps, []    # never sent twice, even if this raises
-        rider = self.rider_for(self.live) if self.rider_for is not None else None
+        rider = self.rider_for(self.live, self._state) if self.rider_for is not None else None
         if self.service.commit_moves(self.meta, self.committed, steps, self._state, rider):
             self.committed = self.live
             return len(steps)

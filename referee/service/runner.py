@@ -63,7 +63,7 @@ def advance(service, match_id: str, runner_id: str = RUNNER_ID) -> int:
     moves, batch = 0, None
     try:
         batch = MoveBatch(service, meta, _live(service, match_id, raw),
-                          rider_for=lambda live: _next_rider(service, meta, live))
+                          rider_for=lambda live, state: _next_rider(service, meta, live, state))
         while True:
             if not lease.renew(lazy=True):
                 batch.drop()   # another runner holds the match: it makes these moves again
@@ -155,16 +155,21 @@ def _alone(batch: MoveBatch):
     return land
 
 
-def _next_rider(service, meta, live):
-    """A script to send with the commit that stores `live`: the driver of the seat that acts
-    next prepares its call (the arena takes the bot's call slot), saving a round trip a
-    move. None unless the runner will call that seat's driver next: no forfeit, no stall."""
+def _next_rider(service, meta, live, state):
+    """A script to send with the commit that stores `live` (of game state `state`): the
+    driver of the seat that acts next prepares its turn (the arena takes the bot's call
+    slot in the commit's round trip and builds its request meanwhile). None unless the
+    runner will ask that seat's driver next: no forfeit, no stall."""
     seat = service.automated_seat(meta, live) if live.status == MatchStatus.ACTIVE else None
     if seat is None or str(seat) in live.forfeits or _stalling(meta, live, seat) is not None:
         return None
     prefix, ref = split_kind(meta.seat_kind(seat))
     prepare = getattr(service.drivers.get(prefix), "rider", None)
-    return prepare(meta, live, seat, ref) if prepare is not None else None
+    if prepare is None:
+        return None
+    game = service.games.get(meta.game)
+    return prepare(Turn(meta, live, game, state, seat, engine.decision_for(game, state, seat)),
+                   ref)
 
 
 def _stalling(meta, live, seat: int) -> Choice | None:

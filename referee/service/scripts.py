@@ -21,6 +21,7 @@ sent twice, so a commit never runs twice.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import select
 import socket
@@ -34,6 +35,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 
 from referee.service import embeddedscripts
+
+log = logging.getLogger(__name__)
 
 
 def hot_script(client: redis.Redis, text: str, embedded=None):
@@ -150,23 +153,26 @@ class Sockets:
             raise answer
         return answer
 
-    def call_together(self, commands: list) -> list:
+    def call_together(self, commands: list, meanwhile=None) -> list:
         """Send the commands in one round trip (pipelined: Redis runs them in order, each
-        whatever the others answer); their replies, an error reply as its exception."""
+        whatever the others answer); their replies, an error reply as its exception.
+        `meanwhile()` runs once they are sent, before the replies are read (see Rider)."""
         if not self._slots.acquire(timeout=self.wait):
             raise RedisConnectionError("no Redis connection free (REFEREE_REDIS_CONNECTIONS)")
         try:
-            return self._call(commands)
+            return self._call(commands, meanwhile)
         finally:
             self._slots.release()
 
-    def _call(self, commands: list) -> list:
+    def _call(self, commands: list, meanwhile=None) -> list:
         try:
             conn = self._take()
         except OSError as err:
             raise RedisConnectionError(f"cannot connect to Redis: {err}") from err
         try:
             conn[0].sendall(_command(*commands))
+            if meanwhile is not None:
+                _meanwhile(meanwhile)
             answers = [_answer(conn[1]) for _ in commands]
         except OSError as err:
             self._close(conn)
@@ -230,7 +236,8 @@ class SocketScript:
     def with_rider(self, keys, args, rider: "Rider"):
         """This script and the rider's, pipelined in one round trip (see `run_with_rider`)."""
         reply, ridden = self.sockets.call_together(
-            [self._command(keys, args), rider.script._command(rider.keys, rider.args)])
+            [self._command(keys, args), rider.script._command(rider.keys, rider.args)],
+            rider.meanwhile)
         if isinstance(reply, NoScriptError):    # ours did not run: again, loading it first
             reply = self(keys, args)
         elif isinstance(reply, ResponseError):
@@ -245,12 +252,16 @@ class Rider:
     """A script run in the round trip of another (a commit): `script(keys=..., args=...)`,
     any hot script on the same Redis; `done(reply, landed)` hears its reply (an exception if
     it failed; None when nobody knows whether it ran: the round trip broke) and whether the
-    script it rode on did its work."""
+    script it rode on did its work. `meanwhile()`, if given, runs while the round trip is
+    in flight (work that waits on neither reply: the runner builds the next bot request
+    while Redis commits, which took a round trip's wait off every bot move); whatever it
+    raises is dropped (the work is done again later, where its error counts)."""
 
     script: object
     keys: list
     args: list
     done: Callable
+    meanwhile: Callable | None = None
 
 
 def run_with_rider(script, keys, args, rider: Rider | None):
@@ -265,7 +276,17 @@ def run_with_rider(script, keys, args, rider: Rider | None):
     if isinstance(script, SocketScript) and isinstance(rider.script, SocketScript) and \
             script.sockets.server == rider.script.sockets.server:
         return script.with_rider(keys, args, rider)
-    return script(keys=keys, args=args), _ride_alone(rider)
+    reply = script(keys=keys, args=args)
+    if rider.meanwhile is not None:
+        _meanwhile(rider.meanwhile)
+    return reply, _ride_alone(rider)
+
+
+def _meanwhile(work) -> None:
+    try:
+        work()
+    except Exception:   # done again where it counts (Rider); never breaks the round trip
+        log.debug("work done while a round trip was in flight failed", exc_info=True)
 
 
 def _ride_alone(rider: Rider):

@@ -173,3 +173,82 @@ def test_two_matches_of_one_capped_bot_share_its_single_slot(arena):
         live = arena.service.store.live(match_id)
         assert live.status == "over" and not live.forfeits
     assert peak[0] == 1 and arena.bots.slots.in_flight(record["id"]) == 0
+
+
+APART = ("match", "time", "previous_latency_ms")   # another match; timings measured
+
+
+def _move_requests(arena, bots, seats):
+    """The /move requests (less their match id and timing) the bots received in one gops
+    match."""
+    for bot in bots:
+        bot.requests.clear()
+    created = arena.create_match("gops", seats, {"cards": 6}, 9, rated=False)
+    while runner.advance(arena.service, created.meta.id):
+        pass
+    return [[{k: v for k, v in request.items() if k not in APART}
+             for path, request in bot.requests if path == "/move"] for bot in bots]
+
+
+def test_a_move_request_built_while_the_commit_is_in_flight_is_the_one_built_after(
+        arena, monkeypatch):
+    """The bots receive the same requests whether their bodies were built while Redis
+    committed the move before (the rider's `meanwhile`) or when the runner calls them."""
+    from arena.driver import BotDriver
+
+    bots = [BotServer("good", name) for name in ("one", "two")]
+    built = []
+    build = BotDriver._move_body
+    monkeypatch.setattr(BotDriver, "_move_body",
+                        lambda self, *a: built.append(1) or build(self, *a))
+    try:
+        seats = [f"bot:{arena.bots.register(b.name, b.url, ['gops'], 'me', ['gops'], once=False)['id']}"
+                 for b in bots]
+        ahead = _move_requests(arena, bots, seats)
+        driver = arena.service.drivers["bot"]
+        used, take = [], BotDriver._built
+
+        def counted(self, turn):
+            body = take(self, turn)
+            used.extend([body] if body is not None else [])
+            return body
+        monkeypatch.setattr(BotDriver, "_built", counted)
+        _move_requests(arena, bots, seats)
+        assert len(used) == sum(map(len, ahead)) - 1   # all but the match's first move
+        monkeypatch.setattr(driver, "rider", None, raising=False)   # nothing prepared
+        built.clear()
+        after = _move_requests(arena, bots, seats)
+    finally:
+        for bot in bots:
+            bot.stop()
+    assert ahead == after and all(ahead) and len(built) == sum(map(len, after))
+
+
+def test_a_body_built_for_a_commit_that_did_not_land_is_never_sent(arena):
+    """A stale commit drops what was built meanwhile; a body serves only the very live
+    record and seat it was built for."""
+    from referee.core import engine
+    from referee.service.drivers import Turn
+
+    bot = BotServer("good")
+    try:
+        record = arena.bots.register("b", bot.url, ["gops"], "me", ["gops"])
+        meta, live = _match(arena, [f"bot:{record['id']}", "builtin:random"])
+        driver = arena.service.drivers["bot"]
+        game = arena.service.games.get("gops")
+        state = arena.service.state(meta, live)
+        turn = Turn(meta, live, game, state, 0, engine.decision_for(game, state, 0))
+        for landed, used in ((False, False), (True, True)):
+            rider = driver.rider(turn, record["id"])
+            rider.meanwhile()
+            rider.done([1, None], landed)
+            assert (driver._built(turn) is not None) is used
+        rider = driver.rider(turn, record["id"])
+        rider.meanwhile()
+        rider.done([1, None], True)
+        other = Turn(meta, arena.service.store.live(meta.id), game, state, 0, turn.decision)
+        assert driver._built(other) is None and driver._built(turn) is None
+        arena.bots.flush()
+        assert arena.bots.slots.in_flight(record["id"]) == 0
+    finally:
+        bot.stop()

@@ -147,3 +147,29 @@ def test_on_the_embedded_store_the_rider_runs_after_the_script():
     second = hot_script(embedded, "return redis.call('GET', KEYS[1])")
     rider, _ = _recording_rider(second, ["n"])
     assert run_with_rider(first, ["n"], [], rider) == (1, "1")
+
+
+def test_work_meanwhile_runs_once_the_pipeline_is_sent_and_its_error_is_dropped(
+        client, monkeypatch):
+    """The rider's `meanwhile` runs after the commands went out and before any reply is
+    read; what it raises is dropped, the replies come back all the same and the pool goes
+    on."""
+    from referee.service import scripts
+    from referee.service.scripts import Rider, run_with_rider
+
+    events = []
+    command, answer = scripts._command, scripts._answer
+    monkeypatch.setattr(scripts, "_command", lambda *c: events.append("sent") or command(*c))
+    monkeypatch.setattr(scripts, "_answer", lambda r: events.append("read") or answer(r))
+    first = hot_script(client, "return 1")
+    second = hot_script(client, "return 2")
+    first(), second()
+
+    def failing():
+        events.append("meanwhile")
+        raise RuntimeError("a bug in the work done meanwhile")
+    rider = Rider(second, [], [], lambda reply, landed: None, failing)
+    events.clear()
+    assert run_with_rider(first, [], [], rider) == (1, 2)
+    assert events == ["sent", "meanwhile", "read", "read"]
+    assert first() == 1
