@@ -8,8 +8,8 @@ holds only our own words: nothing the bot sent. The first bytes of what it sent 
 
 The deadline covers connect, send and receive together. A socket's timeout is per
 recv, so a bot dripping one byte at a time would never time out; our sockets re-arm their
-timeout to what is left before every recv and send (status line and headers included), and
-fail at once when nothing is left.
+timeout to what is left before every recv and send (status line and headers included; at
+most once a millisecond: REARM_S), and fail at once when nothing is left.
 """
 
 from __future__ import annotations
@@ -53,16 +53,28 @@ class Reply:
     answered: bool = False  # an HTTP status line arrived (the far end speaks HTTP)
 
 
+REARM_S = 0.001
+"""A socket's timeout is set again once this long has passed since it was set for the same
+deadline: the send of a request and the reads of its answer within a millisecond share one
+setting (each is a system call); a deadline is overshot by this much at most."""
+
+
 class _Deadline:
-    """Socket methods that re-arm the timeout to what is left of `deadline` each time."""
+    """Socket methods that re-arm the timeout to what is left of `deadline` each time (every
+    REARM_S at most)."""
 
     deadline = math.inf
+    _armed = (math.inf, -math.inf)   # (deadline, time) of the last setting
 
     def _arm(self) -> None:
-        left = self.deadline - time.monotonic()
+        now = time.monotonic()
+        left = self.deadline - now
         if left <= 0:
             raise TimeoutError("the call's deadline has passed")
-        self.settimeout(left)
+        deadline, at = self._armed
+        if deadline != self.deadline or now - at >= REARM_S:
+            self.settimeout(left)
+            self._armed = (self.deadline, now)
 
     def recv_into(self, *args, **kwargs):
         self._arm()
