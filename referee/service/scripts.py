@@ -264,15 +264,13 @@ class Rider:
     meanwhile: Callable | None = None
 
 
-def run_with_rider(script, keys, args, rider: Rider | None):
+def run_with_rider(script, keys, args, rider: Rider):
     """`script(keys, args)` and then the rider's script: (the reply, the rider's reply).
 
     Both in one round trip when they are SocketScripts on one server (pipelined: the rider
     runs whatever the first answers); else one after the other. An error of the first raises
     as `script` would (the rider may have run then: its `done` is the caller's to call); the
     rider's error is its reply, never raised: the first's work stands."""
-    if rider is None:
-        return script(keys=keys, args=args), None
     if isinstance(script, SocketScript) and isinstance(rider.script, SocketScript) and \
             script.sockets.server == rider.script.sockets.server:
         return script.with_rider(keys, args, rider)
