@@ -6,6 +6,9 @@ bot.timeout, bot.unreachable, bot.http_error (with the status), bot.bad_response
 holds only our own words: nothing the bot sent. The first bytes of what it sent go to
 `Reply.private`, which only the bot's owner may see (see BotRegistry).
 
+A call is `send` then `receive`; the runner sends a bot's request as soon as the commit before
+it landed and reads the answer after its own bookkeeping (arena/driver.py).
+
 The deadline covers connect, send and receive together. A socket's timeout is per
 recv, so a bot dripping one byte at a time would never time out; our sockets re-arm their
 timeout to what is left before every recv and send (status line and headers included; at
@@ -20,7 +23,7 @@ import socket
 import ssl
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.service import fastjson, strictjson
 from arena.httpwire import TooLarge, Wire, host_header, request_bytes
@@ -115,6 +118,7 @@ class _Connection:
                                 443 if target.scheme == "https" else 80)
         self.deadline = math.inf
         self.sock, self.wire = None, None
+        self.waiting = None   # a Sent whose answer has not been read on this connection
 
     def connect(self):
         """Open (and for https, wrap) a deadline socket to the first pinned address that
@@ -182,6 +186,9 @@ def _connection(target: Target) -> tuple[_Connection, tuple]:
         pool = _local.pool = {}
     key = (target.scheme, target.host, target.port, target.addresses)
     conn = pool.get(key)
+    if conn is not None and conn.waiting is not None:
+        abandon(conn.waiting)   # its answer would be read as the next request's
+        conn = None
     if conn is None:
         conn = pool[key] = _Connection(target)
     return conn, key
@@ -199,80 +206,170 @@ class _Failure(Exception):
         self.record, self.private = record, private
 
 
+@dataclass
+class Sent:
+    """A request sent to a bot whose answer is not read yet: `receive` reads it (within the
+    deadline set when it was sent), `abandon` gives it up."""
+
+    target: Target
+    method: str
+    data: bytes            # the whole request: sent again once if a kept-alive connection
+    start: float           # turns out stale
+    timeout_s: float
+    conn: object = None
+    key: tuple = ()
+    reused: bool = False
+    stale: bool = False    # the kept-alive connection was found closed while sending
+    retried: bool = False
+    answered: list = field(default_factory=list)
+    reply: Reply | None = None   # the failure found while sending, or the answer once read
+    abandoned: bool = False
+
+    @property
+    def deadline(self) -> float:
+        """When the answer must have arrived (time.monotonic())."""
+        return self.start + self.timeout_s
+
+
 def call(target: Target, path: str, payload: dict | None, secret: str | None,
          timeout_s: float) -> Reply:
     """POST `payload` (or GET when None; bytes: JSON encoded already) to the bot within
     `timeout_s` from now, all told; never raises for the bot's faults."""
+    return receive(send(target, path, payload, secret, timeout_s))
+
+
+def send(target: Target, path: str, payload: dict | None, secret: str | None,
+         timeout_s: float) -> Sent:
+    """The first half of `call`: the request signed and sent, its deadline running. Never
+    raises for the bot's faults (a failure waits in `Sent.reply`)."""
     body = payload if payload is None or type(payload) is bytes else _ENCODE(payload)
     headers = {"Content-Type": "application/json", "User-Agent": "referee-arena/1"}
     if secret and body is not None:
         headers.update(sign(secret, body))
-    start = time.monotonic()
-    deadline = start + timeout_s
-    limit_ms = round(timeout_s * 1000)
-    answered = []
+    method = "GET" if body is None else "POST"
+    sent = Sent(target, method, b"", time.monotonic(), timeout_s)
     try:
-        status, data = _exchange(target, "GET" if body is None else "POST",
-                                 (target.path + path) or "/", body, headers, deadline, answered)
-    except _Failure as failure:
-        return Reply(failure=failure.record, private=failure.private, latency_ms=_ms(start),
-                     answered=bool(answered))
-    except (TimeoutError, socket.timeout):
-        return Reply(failure={"code": "bot.timeout", "limit_ms": limit_ms},
-                     latency_ms=_ms(start), answered=bool(answered))
-    except (OSError, http.client.HTTPException) as err:
+        sent.data = request_bytes(method, (target.path + path) or "/", _host(target), headers,
+                                  body)
+        _send(sent)
+    except Exception as err:
+        if _stale(sent, err):
+            sent.stale = True   # `receive` sends it again on a fresh connection
+        else:
+            sent.reply = _failure(sent, err)
+    return sent
+
+
+def receive(sent: Sent) -> Reply:
+    """The second half of `call`: the bot's answer to a request `send` sent, or the failure
+    that stands in for it."""
+    if sent.abandoned:
+        raise RuntimeError("the answer to an abandoned request cannot be read")
+    if sent.reply is not None:
+        return sent.reply
+    try:
+        status, data = _receive(sent)
+    except Exception as err:
+        sent.reply = _failure(sent, err)
+        return sent.reply
+    latency, limit_ms = _ms(sent.start), round(sent.timeout_s * 1000)
+    if latency > sent.timeout_s * 1000:
+        sent.reply = Reply(failure={"code": "bot.timeout", "limit_ms": limit_ms},
+                           latency_ms=latency, answered=True)
+    elif not 200 <= status < 300:
+        sent.reply = Reply(failure={"code": "bot.http_error", "status": status},
+                           private=_excerpt(data), latency_ms=latency, answered=True)
+    else:
+        sent.reply = _parse(data, latency)
+    return sent.reply
+
+
+def abandon(sent: Sent) -> None:
+    """Give up a request whose answer will not be read: its connection goes (the answer would
+    be read as the next one's)."""
+    sent.abandoned = True
+    if sent.reply is None and sent.conn is not None:
+        if _local.pool.get(sent.key) is sent.conn:
+            _drop(sent.key)
+        sent.conn.close()
+
+
+def _failure(sent: Sent, err: Exception) -> Reply:
+    """The failure record for what went wrong with a request (the bot's, never ours)."""
+    answered, latency = bool(sent.answered), _ms(sent.start)
+    if isinstance(err, _Failure):
+        return Reply(failure=err.record, private=err.private, latency_ms=latency,
+                     answered=answered)
+    if isinstance(err, (TimeoutError, socket.timeout)):
+        return Reply(failure={"code": "bot.timeout", "limit_ms": round(sent.timeout_s * 1000)},
+                     latency_ms=latency, answered=answered)
+    if isinstance(err, (OSError, http.client.HTTPException)):
         return Reply(failure={"code": "bot.unreachable"}, private={"error": type(err).__name__},
-                     latency_ms=_ms(start), answered=bool(answered))
-    except Exception as err:  # whatever else reading its answer raised: the bot's, not ours
-        return Reply(failure={"code": "bot.bad_response", "detail": "the answer cannot be read"},
-                     private={"error": type(err).__name__}, latency_ms=_ms(start),
-                     answered=bool(answered))
-    latency = _ms(start)
-    if latency > timeout_s * 1000:
-        return Reply(failure={"code": "bot.timeout", "limit_ms": limit_ms},
-                     latency_ms=latency, answered=True)
-    if not 200 <= status < 300:
-        return Reply(failure={"code": "bot.http_error", "status": status},
-                     private=_excerpt(data), latency_ms=latency, answered=True)
-    return _parse(data, latency)
+                     latency_ms=latency, answered=answered)
+    # whatever else reading its answer raised: the bot's, not ours
+    return Reply(failure={"code": "bot.bad_response", "detail": "the answer cannot be read"},
+                 private={"error": type(err).__name__}, latency_ms=latency, answered=answered)
 
 
-def _exchange(target, method, url_path, body, headers, deadline, answered):
-    """Send one request on a kept-alive connection; retry once if a reused one was stale."""
-    for attempt in (0, 1):
-        conn, key = _connection(target)
-        reused = conn.sock is not None
-        try:
-            return _request(conn, method, url_path, body, headers, deadline, answered)
-        except (ConnectionError, http.client.RemoteDisconnected, http.client.BadStatusLine):
-            _drop(key)
-            if not reused or attempt or answered:
-                raise
-        except BaseException:
-            _drop(key)
-            raise
-    raise AssertionError("unreachable")
+def _stale(sent: Sent, err: Exception) -> bool:
+    """A kept-alive connection the bot had closed: worth one more try on a fresh one."""
+    return isinstance(err, (ConnectionError, http.client.RemoteDisconnected,
+                            http.client.BadStatusLine)) and \
+        sent.reused and not sent.retried and not sent.answered
 
 
-def _request(conn, method, url_path, body, headers, deadline, answered):
-    """One request and its response (the socket enforces the deadline), refusing an answer
-    over MAX_RESPONSE_BYTES."""
-    data = request_bytes(method, url_path, conn.host, headers, body)
-    conn.arm(deadline)
-    if conn.sock is None:
-        conn.connect()
-    conn.wire.send(data)
-    head = conn.wire.head()
-    status = head[1]
-    answered.append(status)
+def _host(target: Target) -> str:
+    return _connection(target)[0].host
+
+
+def _send(sent: Sent) -> None:
+    """Write the request on this thread's connection to the target (opened if need be)."""
+    conn, sent.key = _connection(sent.target)
+    sent.conn, sent.reused = conn, conn.sock is not None
     try:
-        data, close = conn.wire.body(head, method, MAX_RESPONSE_BYTES)
-    except TooLarge as err:
-        raise _Failure({"code": "bot.bad_response", "detail": "the answer is larger than "
-                        f"{MAX_RESPONSE_BYTES} bytes"}, _excerpt(err.first)) from None
+        conn.arm(sent.deadline)
+        if conn.sock is None:
+            conn.connect()
+        conn.wire.send(sent.data)
+    except BaseException:
+        _drop(sent.key)
+        raise
+    conn.waiting = sent
+
+
+def _receive(sent: Sent) -> tuple[int, bytes]:
+    """Read the answer; once, if a kept-alive connection turned out stale before anything
+    was answered, send the request again on a fresh one."""
+    if not sent.stale:
+        try:
+            return _read(sent)
+        except Exception as err:
+            if not _stale(sent, err):
+                raise
+    sent.retried = True
+    _send(sent)
+    return _read(sent)
+
+
+def _read(sent: Sent) -> tuple[int, bytes]:
+    """The response to the request on `sent.conn` (the socket enforces the deadline),
+    refusing an answer over MAX_RESPONSE_BYTES."""
+    conn = sent.conn
+    try:
+        head = conn.wire.head()
+        sent.answered.append(head[1])
+        try:
+            data, close = conn.wire.body(head, sent.method, MAX_RESPONSE_BYTES)
+        except TooLarge as err:
+            raise _Failure({"code": "bot.bad_response", "detail": "the answer is larger than "
+                            f"{MAX_RESPONSE_BYTES} bytes"}, _excerpt(err.first)) from None
+    except BaseException:
+        _drop(sent.key)
+        raise
+    conn.waiting = None
     if close:
         conn.close()
-    return status, data
+    return head[1], data
 
 
 def _parse(data: bytes, latency: float) -> Reply:

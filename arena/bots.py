@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from dataclasses import dataclass
 
 from arena import botclient
 from arena.botclient import Reply
@@ -198,28 +199,54 @@ class BotRegistry(HealthFigures):
         bot.url_refused; no free slot within the deadline, bot.timeout). Taking the slot
         reads the secret in the same round trip. `defer_release`: the runner's calls, whose
         slot goes back with its next call or its `flush`."""
+        return self.collect(self.dispatch(bot, path, payload, timeout_s), defer_release)
+
+    def dispatch(self, bot: dict, path: str, payload, timeout_s: float) -> Dispatched:
+        """The first half of `call`: the slot taken and the request sent; `collect` reads
+        the answer (or `abandon` gives it up)."""
         start = time.monotonic()
         try:
             target = self.target(bot)
         except (UrlRefused, InvalidBotUrl):
-            return Reply(failure={"code": "bot.url_refused"})
+            return Dispatched(bot["id"], reply=Reply(failure={"code": "bot.url_refused"}))
         token, secret = self.slots.acquire_reading(bot["id"], start + timeout_s,
                                                    self._key(bot["id"], "secret"))
+        waited = time.monotonic() - start
         if token is None:
-            return Reply(failure={"code": "bot.timeout", "limit_ms": round(timeout_s * 1000),
-                                  "detail": "every call slot of the bot stayed busy"},
-                         latency_ms=(time.monotonic() - start) * 1000)
+            return Dispatched(bot["id"], reply=Reply(
+                failure={"code": "bot.timeout", "limit_ms": round(timeout_s * 1000),
+                         "detail": "every call slot of the bot stayed busy"},
+                latency_ms=waited * 1000))
         try:
-            waited = time.monotonic() - start
-            reply = botclient.call(target, path, payload, secret or bot.get("secret"),
-                                   timeout_s - waited)
+            sent = botclient.send(target, path, payload, secret or bot.get("secret"),
+                                  timeout_s - waited)
+        except BaseException:
+            self.slots.release(bot["id"], token)
+            raise
+        return Dispatched(bot["id"], token, sent, waited)
+
+    def collect(self, dispatched: Dispatched, defer_release: bool = False) -> Reply:
+        """The second half of `call`: the answer, the slot given back (or deferred); the time
+        spent waiting for the slot counts in the latency."""
+        if dispatched.reply is not None:
+            return dispatched.reply
+        try:
+            reply = botclient.receive(dispatched.sent)
         finally:
             if defer_release:
-                self.slots.defer(bot["id"], token)
+                self.slots.defer(dispatched.bot_id, dispatched.token)
             else:
-                self.slots.release(bot["id"], token)
-        reply.latency_ms += waited * 1000
+                self.slots.release(dispatched.bot_id, dispatched.token)
+        reply.latency_ms += dispatched.waited * 1000
+        dispatched.reply = reply
         return reply
+
+    def abandon(self, dispatched: Dispatched) -> None:
+        """Give up a dispatched call whose answer will not be read; its slot goes back with
+        this thread's next take or flush."""
+        if dispatched.reply is None and not dispatched.sent.abandoned:
+            botclient.abandon(dispatched.sent)   # collecting it now raises: our error
+            self.slots.defer(dispatched.bot_id, dispatched.token)
 
     def ride(self, bot: dict, timeout_s: float):
         """The slot of this thread's next call to the bot (of at most `timeout_s`), taken in
@@ -230,6 +257,18 @@ class BotRegistry(HealthFigures):
         except (UrlRefused, InvalidBotUrl):
             return None
         return self.slots.ride(bot["id"], timeout_s, self._key(bot["id"], "secret"))
+
+
+@dataclass
+class Dispatched:
+    """A call on its way (BotRegistry.dispatch): its slot token and sent request, or the
+    failure that stopped it before sending (`reply`)."""
+
+    bot_id: str
+    token: str | None = None
+    sent: botclient.Sent | None = None
+    waited: float = 0.0
+    reply: Reply | None = None
 
 
 def health_check(target: Target) -> dict:

@@ -55,8 +55,11 @@ class BotDriver:
             if failure is not None:
                 return Choice(failure=failure, clock_ms=bank)
         budget_ms = limits["move_ms"] + bank
-        body = self._built(turn) or self._move_body(turn, limits, bank, budget_ms)
-        reply = self.bots.call(bot, "/move", body, budget_ms / 1000, defer_release=True)
+        dispatched = self._sent(turn)
+        if dispatched is None:
+            body = self._built(turn) or self._move_body(turn, limits, bank, budget_ms)
+            dispatched = self.bots.dispatch(bot, "/move", body, budget_ms / 1000)
+        reply = self.bots.collect(dispatched, defer_release=True)
         bank = max(0.0, bank - max(0.0, reply.latency_ms - limits["move_ms"]))
         failure, private = reply.failure, reply.private
         if failure is None:
@@ -71,13 +74,16 @@ class BotDriver:
         """This turn's preparation, sent with the commit that makes `turn.live` the stored
         record (a scripts.Rider): the bot's call slot, taken in the commit's round trip and
         held as long as the turn's request may take (/start's limit or the move's with the
-        seat's bank); and the /move body, built while the commit is in flight, used by
-        `choose` if the commit landed. None when the bot will not be called."""
+        seat's bank); the /move body, built while the commit is in flight; and, once the
+        commit landed with the slot taken, the request itself, sent at once (for a seat
+        started already): the runner's bookkeeping after the commit then runs while the bot
+        thinks, and `choose` reads the answer. None when the bot will not be called."""
         meta, live, seat = turn.meta, turn.live, turn.seat
         limits = {**DEFAULTS, **meta.limits}
         bank = float(live.clocks.get(str(seat), limits["bank_ms"]))
         budget_ms = limits["move_ms"] + bank
-        rider = self.bots.ride(self.bots.get(ref), max(limits["start_ms"], budget_ms) / 1000)
+        bot = self.bots.get(ref)
+        rider = self.bots.ride(bot, max(limits["start_ms"], budget_ms) / 1000)
         if rider is None:
             return None
         slot_done, ready = rider.done, self._ready
@@ -86,10 +92,28 @@ class BotDriver:
             ready.body = (live, seat, self._move_body(turn, limits, bank, budget_ms))
 
         def done(reply, landed: bool) -> None:
+            slot_done(reply, landed)
             if not landed:
                 ready.body = None
-            slot_done(reply, landed)
+            elif isinstance(reply, (list, tuple)) and reply[0] and \
+                    (meta.id, seat) in self._started:   # the slot is ours, no /start first
+                body = self._built(turn)
+                if body is not None:
+                    ready.sent = (live, seat, self.bots.dispatch(bot, "/move", body,
+                                                                 budget_ms / 1000))
         return replace(rider, done=done, meanwhile=build)
+
+    def _sent(self, turn: Turn | None):
+        """The call dispatched ahead for this very turn (BotRegistry.dispatch), once; one
+        for another turn (or for none: the runner stops) is given up."""
+        sent = getattr(self._ready, "sent", None)
+        self._ready.sent = None
+        if sent is None:
+            return None
+        if turn is not None and sent[0] is turn.live and sent[1] == turn.seat:
+            return sent[2]
+        self.bots.abandon(sent[2])
+        return None
 
     def _built(self, turn: Turn) -> bytes | None:
         """The /move body built ahead for this very turn (its live record, its seat), once."""
@@ -105,8 +129,10 @@ class BotDriver:
         self.bots.record_failure(ref, failure, match_id, version)
 
     def flush(self) -> None:
-        """The runner stops: write the bots' health counts kept meanwhile and give back the
-        call slot of the last call (see BotRegistry.flush)."""
+        """The runner stops: give up a call dispatched ahead that nobody will read, write the
+        bots' health counts kept meanwhile and give back the call slot of the last call (see
+        BotRegistry.flush)."""
+        self._sent(None)
         self.bots.flush()
 
     def _first_request(self, match_id: str, seat: int) -> bool:

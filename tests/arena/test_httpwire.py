@@ -143,3 +143,23 @@ def test_a_real_call_reads_chunks_and_reconnects_after_a_close():
         server.stop()
     assert [r.body for r in replies] == [{"move": {"type": "keep"}}] * 3
     assert len(server.requests) == 3
+
+
+def test_a_request_sent_and_given_up_never_answers_the_next_one():
+    """send, then abandon: reading it is our error, not the bot's; the next request to
+    the bot goes on a fresh connection and reads its own answer. A request left unread
+    when another is sent to the bot is given up the same way."""
+    server = RawServer(lambda conn, request: conn.sendall(http_answer(
+        b'{"n": %d}' % int(request.rsplit(b"\r\n\r\n", 1)[1] or b"0"))))
+    try:
+        target = resolve(server.url, AddressPolicy.from_setting("127.0.0.0/8"))
+        first = botclient.send(target, "/move", b"1", "s", 2.0)
+        botclient.abandon(first)
+        with pytest.raises(RuntimeError):
+            botclient.receive(first)
+        assert botclient.call(target, "/move", b"2", "s", 2.0).body == {"n": 2}
+        unread = botclient.send(target, "/move", b"3", "s", 2.0)
+        assert botclient.call(target, "/move", b"4", "s", 2.0).body == {"n": 4}
+        assert unread.abandoned
+    finally:
+        server.stop()

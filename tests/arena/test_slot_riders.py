@@ -17,6 +17,7 @@ from arena.plugin import arena_plugin
 from referee.root import build_service
 from referee.service import runner
 from referee.service.config import Settings
+from tests.api.helpers import wait_until
 from tests.conftest import delete_keys, unique_name
 from tests.support.bots import BotServer
 
@@ -250,5 +251,65 @@ def test_a_body_built_for_a_commit_that_did_not_land_is_never_sent(arena):
         assert driver._built(other) is None and driver._built(turn) is None
         arena.bots.flush()
         assert arena.bots.slots.in_flight(record["id"]) == 0
+    finally:
+        bot.stop()
+
+
+def _prepared(arena, record, started: bool):
+    """A turn of seat 0 of a new match, its rider run as the commit would run it (the body
+    built meanwhile, the slot taken, the commit landed): (driver, turn)."""
+    from referee.core import engine
+    from referee.service.drivers import Turn
+
+    meta, live = _match(arena, [f"bot:{record['id']}", "builtin:random"])
+    driver, game = arena.service.drivers["bot"], arena.service.games.get("gops")
+    state = arena.service.state(meta, live)
+    turn = Turn(meta, live, game, state, 0, engine.decision_for(game, state, 0))
+    if started:
+        driver._started.add((meta.id, 0))
+    rider = driver.rider(turn, record["id"])
+    rider.meanwhile()
+    rider.done(rider.script(keys=rider.keys, args=rider.args), True)
+    return driver, turn
+
+
+def test_a_started_seats_request_goes_out_as_soon_as_the_commit_landed(arena):
+    """For a seat started already, the bot has the request before `choose` runs; `choose`
+    reads its answer, on the slot the commit took; a seat not started yet gets /start
+    first, so nothing is sent ahead for it."""
+    bot = BotServer("good")
+    try:
+        record = arena.bots.register("b", bot.url, ["gops"], "me", ["gops"])
+        bot.secret = record["secret"]
+        driver, turn = _prepared(arena, record, started=True)
+        assert wait_until(lambda: bot.requests)   # it went out before choose
+        assert [p for p, _ in bot.requests] == ["/move"] and bot.refused == []
+        with RoundTrips() as trips:
+            choice = driver.choose(turn, record["id"])
+        assert choice.move in turn.game.legal_moves(turn.state, 0) and trips.count == 0
+        assert len(bot.requests) == 1
+        driver, turn = _prepared(arena, record, started=False)
+        assert len(bot.requests) == 1   # /start comes first, from choose
+        driver.choose(turn, record["id"])
+        assert [p for p, _ in bot.requests][1:] == ["/start", "/move"]
+        arena.bots.flush()
+        assert arena.bots.slots.in_flight(record["id"]) == 0
+    finally:
+        bot.stop()
+
+
+def test_a_request_sent_ahead_and_never_read_is_given_up(arena):
+    """The runner stops (its lease lost) before reading the answer: the call is given up
+    (its connection closed: the answer would be read as the next one's) and its slot goes
+    back; the next call to the bot works."""
+    bot = BotServer("good")
+    try:
+        record = arena.bots.register("b", bot.url, ["gops"], "me", ["gops"])
+        driver, turn = _prepared(arena, record, started=True)
+        assert arena.bots.slots.in_flight(record["id"]) == 1
+        driver.flush()
+        assert arena.bots.slots.in_flight(record["id"]) == 0
+        reply = arena.bots.call(record, "/start", {"x": 1}, 2.0)
+        assert reply.failure is None and reply.body == {}
     finally:
         bot.stop()
