@@ -238,19 +238,41 @@ def call(target: Target, path: str, payload: dict | None, secret: str | None,
     return receive(send(target, path, payload, secret, timeout_s))
 
 
-def send(target: Target, path: str, payload: dict | None, secret: str | None,
-         timeout_s: float) -> Sent:
-    """The first half of `call`: the request signed and sent, its deadline running. Never
-    raises for the bot's faults (a failure waits in `Sent.reply`)."""
+@dataclass
+class Prepared:
+    """A request written and signed ahead of its sending (`prepare`), with the secret it was
+    signed with: `send` uses it only if that is still the bot's secret."""
+
+    method: str
+    data: bytes
+    secret: str | None
+
+
+def prepare(target: Target, path: str, payload: dict | bytes | None,
+            secret: str | None) -> Prepared:
+    """The whole request (head and body), signed with `secret`: POST `payload` (bytes: JSON
+    encoded already), or GET when None. Raises what an unusable URL or host raises."""
     body = payload if payload is None or type(payload) is bytes else _ENCODE(payload)
     headers = {"Content-Type": "application/json", "User-Agent": "referee-arena/1"}
     if secret and body is not None:
         headers.update(sign(secret, body))
     method = "GET" if body is None else "POST"
-    sent = Sent(target, method, b"", time.monotonic(), timeout_s)
+    return Prepared(method, request_bytes(method, (target.path + path) or "/", _host(target),
+                                          headers, body), secret)
+
+
+def send(target: Target, path: str, payload: dict | None, secret: str | None,
+         timeout_s: float, prepared: Prepared | None = None) -> Sent:
+    """The first half of `call`: the request signed and sent (`prepared` ahead, if it was
+    signed with `secret`), its deadline running. Never raises for the bot's faults (a
+    failure waits in `Sent.reply`)."""
+    sent = Sent(target, "POST" if payload is not None else "GET", b"", time.monotonic(),
+                timeout_s)
     try:
-        sent.data = request_bytes(method, (target.path + path) or "/", _host(target), headers,
-                                  body)
+        if prepared is None or prepared.secret != secret:
+            prepared = prepare(target, path, payload, secret)
+        sent.method, sent.data = prepared.method, prepared.data
+        sent.start = time.monotonic()   # the deadline runs from the sending
         _send(sent)
     except Exception as err:
         if _stale(sent, err):

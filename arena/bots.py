@@ -47,6 +47,7 @@ class BotRegistry(HealthFigures):
                                  else disable_after_setting())
         self._cache: dict[str, dict] = {}  # bot records never change once registered
         self._targets: dict = {}           # (url, addresses) -> (policy, checked Target)
+        self._secrets: dict = {}           # bot id -> the secret its last call was signed with
         self.tally = Tally()
 
     def _key(self, bot_id: str, part: str = "") -> str:
@@ -201,9 +202,22 @@ class BotRegistry(HealthFigures):
         slot goes back with its next call or its `flush`."""
         return self.collect(self.dispatch(bot, path, payload, timeout_s), defer_release)
 
-    def dispatch(self, bot: dict, path: str, payload, timeout_s: float) -> Dispatched:
-        """The first half of `call`: the slot taken and the request sent; `collect` reads
-        the answer (or `abandon` gives it up)."""
+    def prepare(self, bot: dict, path: str, payload) -> botclient.Prepared | None:
+        """The request written and signed ahead (botclient.prepare) with the secret the
+        last take of this process read for the bot; `dispatch` sends it if that is still the
+        secret. None if the bot cannot be called."""
+        try:
+            target = self.target(bot)
+            return botclient.prepare(target, path, payload,
+                                     self._secrets.get(bot["id"]) or bot.get("secret"))
+        except Exception:   # a refused or unusable address: `dispatch` says which
+            return None
+
+    def dispatch(self, bot: dict, path: str, payload, timeout_s: float,
+                 prepared: botclient.Prepared | None = None) -> Dispatched:
+        """The first half of `call`: the slot taken and the request sent (`prepared` ahead,
+        if signed with the secret read now); `collect` reads the answer (or `abandon` gives
+        it up)."""
         start = time.monotonic()
         try:
             target = self.target(bot)
@@ -217,9 +231,11 @@ class BotRegistry(HealthFigures):
                 failure={"code": "bot.timeout", "limit_ms": round(timeout_s * 1000),
                          "detail": "every call slot of the bot stayed busy"},
                 latency_ms=waited * 1000))
+        secret = secret or bot.get("secret")
+        if secret is not None and len(self._secrets) < 10_000:
+            self._secrets[bot["id"]] = secret
         try:
-            sent = botclient.send(target, path, payload, secret or bot.get("secret"),
-                                  timeout_s - waited)
+            sent = botclient.send(target, path, payload, secret, timeout_s - waited, prepared)
         except BaseException:
             self.slots.release(bot["id"], token)
             raise

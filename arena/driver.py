@@ -89,7 +89,8 @@ class BotDriver:
         slot_done, ready = rider.done, self._ready
 
         def build() -> None:
-            ready.body = (live, seat, self._move_body(turn, limits, bank, budget_ms))
+            body = self._move_body(turn, limits, bank, budget_ms)
+            ready.body = (live, seat, body, self.bots.prepare(bot, "/move", body))
 
         def done(reply, landed: bool) -> None:
             slot_done(reply, landed)
@@ -97,10 +98,11 @@ class BotDriver:
                 ready.body = None
             elif isinstance(reply, (list, tuple)) and reply[0] and \
                     (meta.id, seat) in self._started:   # the slot is ours, no /start first
-                body = self._built(turn)
-                if body is not None:
-                    ready.sent = (live, seat, self.bots.dispatch(bot, "/move", body,
-                                                                 budget_ms / 1000))
+                built = self._built(turn, prepared=True)
+                if built is not None:
+                    body, prepared = built
+                    ready.sent = (live, seat, self.bots.dispatch(
+                        bot, "/move", body, budget_ms / 1000, prepared))
         return replace(rider, done=done, meanwhile=build)
 
     def _sent(self, turn: Turn | None):
@@ -115,12 +117,13 @@ class BotDriver:
         self.bots.abandon(sent[2])
         return None
 
-    def _built(self, turn: Turn) -> bytes | None:
-        """The /move body built ahead for this very turn (its live record, its seat), once."""
+    def _built(self, turn: Turn, prepared: bool = False):
+        """The /move body built ahead for this very turn (its live record, its seat), once;
+        with `prepared`, (the body, the request signed ahead: BotRegistry.prepare)."""
         built = getattr(self._ready, "body", None)
         self._ready.body = None
         if built is not None and built[0] is turn.live and built[1] == turn.seat:
-            return built[2]
+            return built[2:] if prepared else built[2]
         return None
 
     def rejected(self, ref: str, failure: dict, match_id: str, version: int) -> None:

@@ -209,8 +209,8 @@ def test_a_move_request_built_while_the_commit_is_in_flight_is_the_one_built_aft
         driver = arena.service.drivers["bot"]
         used, take = [], BotDriver._built
 
-        def counted(self, turn):
-            body = take(self, turn)
+        def counted(self, turn, prepared=False):
+            body = take(self, turn, prepared)
             used.extend([body] if body is not None else [])
             return body
         monkeypatch.setattr(BotDriver, "_built", counted)
@@ -311,5 +311,26 @@ def test_a_request_sent_ahead_and_never_read_is_given_up(arena):
         assert arena.bots.slots.in_flight(record["id"]) == 0
         reply = arena.bots.call(record, "/start", {"x": 1}, 2.0)
         assert reply.failure is None and reply.body == {}
+    finally:
+        bot.stop()
+
+
+def test_a_request_signed_ahead_goes_only_with_the_secret_read_when_it_is_sent(arena):
+    """The request prepared while the commit is in flight is signed with the secret the
+    last call read; it is sent as is only if the secret read with the slot is the same: a
+    re-key in between (which must reach every worker at once) signs it again."""
+    bot = BotServer("good")
+    try:
+        record = arena.bots.register("b", bot.url, ["gops"], "me", ["gops"])
+        bot.secret = record["secret"]
+        prepared = arena.bots.prepare(record, "/start", b"{}")
+        dispatched = arena.bots.dispatch(record, "/start", b"{}", 2.0, prepared)
+        assert dispatched.sent.data is prepared.data
+        assert arena.bots.collect(dispatched).failure is None
+        prepared = arena.bots.prepare(record, "/start", b"{}")
+        bot.secret = arena.bots.rekey(record["id"])
+        dispatched = arena.bots.dispatch(record, "/start", b"{}", 2.0, prepared)
+        assert dispatched.sent.data is not prepared.data
+        assert arena.bots.collect(dispatched).failure is None and bot.refused == []
     finally:
         bot.stop()
