@@ -59,8 +59,11 @@ def _command(args, *more) -> bytes:
     for command in (args, *more):
         parts.append(b"*%d\r\n" % len(command))
         for arg in command:
-            data = arg if isinstance(arg, bytes) else str(arg).encode()
-            parts += (b"$%d\r\n" % len(data), data, b"\r\n")   # the value copied once, by join
+            if isinstance(arg, bytes):   # a record: copied once, by join
+                parts += (b"$%d\r\n" % len(arg), arg, b"\r\n")
+            else:                    # keys, numbers, tokens: small, one piece each
+                data = str(arg).encode()
+                parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
     return b"".join(parts)
 
 
