@@ -3,6 +3,12 @@
 It sends /start before a seat's first move (once, under the start limit), then /move with the
 per-move limit plus whatever is left of the seat's time bank; time over the per-move limit is
 taken from the bank. Failures come back as codes for the runner's failure policy.
+
+A turn is prepared with the commit before it (`rider`): the bot's call slot is taken in the
+commit's round trip, the /move request built and signed while Redis commits, and sent as soon
+as the commit landed; `choose` then reads the answer. A move's latency counts from the
+request's sending to its answer's reading, the runner's own work after the commit included
+(tens of microseconds; limits are 10 ms and more).
 """
 
 from __future__ import annotations
@@ -57,8 +63,9 @@ class BotDriver:
         budget_ms = limits["move_ms"] + bank
         dispatched = self._sent(turn)
         if dispatched is None:
-            body = self._built(turn) or self._move_body(turn, limits, bank, budget_ms)
-            dispatched = self.bots.dispatch(bot, "/move", body, budget_ms / 1000)
+            body, prepared = self._built(turn, prepared=True) or \
+                (self._move_body(turn, limits, bank, budget_ms), None)
+            dispatched = self.bots.dispatch(bot, "/move", body, budget_ms / 1000, prepared)
         reply = self.bots.collect(dispatched, defer_release=True)
         bank = max(0.0, bank - max(0.0, reply.latency_ms - limits["move_ms"]))
         failure, private = reply.failure, reply.private
@@ -123,7 +130,7 @@ class BotDriver:
         built = getattr(self._ready, "body", None)
         self._ready.body = None
         if built is not None and built[0] is turn.live and built[1] == turn.seat:
-            return built[2:] if prepared else built[2]
+            return tuple(built[2:]) if prepared else built[2]
         return None
 
     def rejected(self, ref: str, failure: dict, match_id: str, version: int) -> None:
