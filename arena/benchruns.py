@@ -217,10 +217,10 @@ class RoundTrips:
             if threading.get_ident() == counter._thread and not _is_ping(command):
                 counter.count += 1
             return send(conn, command, check_health)
-        def counting_script(args):
+        def counting_script(*commands):   # one round trip, however many it pipelines
             if threading.get_ident() == counter._thread:
                 counter.count += 1
-            return encode(args)
+            return encode(*commands)
         encode = self._encode
         redis.connection.AbstractConnection.send_packed_command = counting
         scripts._command = counting_script

@@ -22,7 +22,6 @@ Anything else is the bot's failure, recorded with a code and none of its bytes.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import time
@@ -36,8 +35,8 @@ MAX_SKEW_SECONDS = 300
 
 def signature(secret: str, timestamp: str, nonce: str, body: bytes) -> str:
     """The v1 signature of a request body."""
-    message = timestamp.encode() + b"." + nonce.encode() + b"." + body
-    return "v1=" + hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+    message = b"%s.%s.%s" % (timestamp.encode(), nonce.encode(), body)
+    return "v1=" + hmac.digest(secret.encode(), message, "sha256").hex()  # one C call
 
 
 def sign(secret: str, body: bytes, now: float | None = None) -> dict:

@@ -11,6 +11,9 @@ change signal and commit hooks), and flushes the batch when
   - the match ends;
   - BATCH_MOVES moves wait, or BATCH_SECONDS passed since the first one: watchers (long
     polls, event streams, pages) still see moves arrive smoothly.
+A move of a seat not played here (an HTTP bot's) goes through the batch too, committed at once
+and alone (`add(..., alone=True)`); every commit may carry a rider for the seat that acts next
+(`rider_for`, see runner._next_rider).
 The commit hooks (ServiceHooks.after_commit) hear every version, after the commit; the live
 record of a version before the batch's last comes without its game state (`state` None): no
 hook reads it, and 32 full states kept alive until the flush cost more in the garbage
@@ -39,8 +42,11 @@ class MoveBatch:
     newest record (committed or not), `committed` the stored one."""
 
     def __init__(self, service, meta, live, most: int | None = None,
-                 seconds: float | None = None):
-        self.service, self.meta = service, meta
+                 seconds: float | None = None, rider_for=None):
+        """`rider_for(live, state)`: a script to send with the commit that makes `live` (of
+        game state `state`) the stored record (scripts.Rider), or None: the runner takes the
+        next bot's call slot so, and builds its request while the commit is in flight."""
+        self.service, self.meta, self.rider_for = service, meta, rider_for
         self.committed = self.live = live
         self.most = BATCH_MOVES if most is None else most
         self.seconds = BATCH_SECONDS if seconds is None else seconds
@@ -65,15 +71,13 @@ class MoveBatch:
         """The game state of `live`."""
         return self._state if self._steps else self.service.state(self.meta, self.live)
 
-    def reset(self, live) -> None:
-        """The match was committed elsewhere (a move of a seat not played here): go on
-        from `live`. Only when no move waits."""
-        assert not self._steps, "moves wait in the batch"
-        self.committed = self.live = live
-
-    def add(self, seat: int, move, by: str, extra: dict, update) -> tuple[int, object]:
+    def add(self, seat: int, move, by: str, extra: dict, update,
+            alone: bool = False) -> tuple[int, object]:
         """Apply a move of a seat played here (raising what the rules refuse, as a submit
-        would); flush when due. (Moves that landed now, the newest live record.)"""
+        would); flush when due. (Moves that landed now, the newest live record.)
+        `alone`: a move of a seat not played here (an HTTP bot's), committed at once; the
+        batch holds no other move then."""
+        assert not alone or not self._steps, "moves wait in the batch"
         game = self.service.games.get(self.meta.game)
         new_live, new_state, entry = self.service.next_version(
             self.meta, game, self.live, self.state(), seat, move, self.live.version, by,
@@ -84,7 +88,7 @@ class MoveBatch:
             self._steps[-1][0].state = None
         self._steps.append((new_live, entry))
         self.live, self._state = new_live, new_state
-        return (self.flush() if self._due() else 0), self.live
+        return (self.flush() if alone or self._due() else 0), self.live
 
     def _due(self) -> bool:
         live = self.live
@@ -99,7 +103,8 @@ class MoveBatch:
         if not self._steps:
             return 0
         steps, self._steps = self._steps, []    # never sent twice, even if this raises
-        if self.service.commit_moves(self.meta, self.committed, steps, self._state):
+        rider = self.rider_for(self.live, self._state) if self.rider_for is not None else None
+        if self.service.commit_moves(self.meta, self.committed, steps, self._state, rider):
             self.committed = self.live
             return len(steps)
         self.committed = self.live = self.service.store.live(self.meta.id)

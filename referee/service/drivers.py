@@ -46,7 +46,10 @@ class SeatDriver(Protocol):
     A driver may also have `flush()`: the runner calls it when it stops, to write what the
     driver kept in memory while it played (the arena's bot health figures); and
     `replayable = True` when it chooses in this process from the turn alone (same turn, same
-    choice, no time measured): the runner then commits its moves in batches (batch.py)."""
+    choice, no time measured): the runner then commits its moves in batches (batch.py); and
+    `rider(turn, ref)`: a script (scripts.Rider) to send with the commit that stores
+    `turn.live`, when the runner will ask it for that turn next (the arena takes the bot's
+    call slot so, and builds its request while the commit is in flight), or None."""
 
     def validate(self, ref: str) -> None:
         """Raise InvalidSeats if `ref` names nobody this driver can seat."""

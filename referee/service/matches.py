@@ -234,15 +234,24 @@ class MatchService(MatchReading, MatchEndings):
                  **publicity(game, state, seat, move)}
         return new_live, new_state, entry
 
-    def commit_moves(self, meta: MatchMeta, base: Live, steps: list, state) -> bool:
+    def commit_moves(self, meta: MatchMeta, base: Live, steps: list, state,
+                     rider=None) -> bool:
         """Commit moves made one after another in this process on `base` (the stored
         record) in one round trip: `steps` are (new live, log entry) per move, `state` the
         last one's game state. Every version gets its log entry, change signal and commit
-        hooks, as if committed alone; False (nothing lands) if the match moved past `base`."""
+        hooks, as if committed alone; False (nothing lands) if the match moved past `base`.
+        `rider` (scripts.Rider): a script sent in the same round trip (the runner takes the
+        next bot's call slot so), told its reply and whether the moves landed."""
         last = steps[-1][0]
         automated = self.automated_seat(meta, last) is not None
-        if not self.store.commit(meta.id, base.version, last, [e for _, e in steps], automated,
-                                 remote_due=self.remote_due(meta, last)):
+        entries, due = [e for _, e in steps], self.remote_due(meta, last)
+        if rider is None:
+            landed = self.store.commit(meta.id, base.version, last, entries, automated,
+                                       remote_due=due)
+        else:
+            landed = self.store.commit_with_rider(meta.id, base.version, last, entries,
+                                                  automated, due, rider)
+        if not landed:
             return False
         self._states.put(meta.id, last.version, state, last)
         old = base

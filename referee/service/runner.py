@@ -4,7 +4,10 @@ The runner takes a match id only and reads everything from the store, so any wor
 it, any number of times: it plays every automated seat (builtin bots, HTTP bots, forfeited
 seats) until a remote seat must act or the match ends, committing moves as it goes: a move of
 a seat played in this process (builtin bots, forfeited seats) waits in a batch committed with
-the next ones in one round trip (batch.py), any other is committed alone. A lease in Redis
+the next ones in one round trip (batch.py), any other is committed alone. A commit carries
+the driver's preparation of the next seat's call when there is one (`_next_rider`: the arena
+takes the next bot's call slot in the commit's round trip); the call itself is made only after
+the commit answered, so a bot never sees a version that does not land. A lease in Redis
 keeps two runners off one match; a runner that dies leaves the lease to expire, and the
 janitor re-queues the match, which resumes from the stored state and log (and makes the
 moves of a batch that never landed again: they are functions of the match alone).
@@ -19,7 +22,7 @@ import time
 
 from referee.core import engine
 from referee.core.bots import random_move
-from referee.core.errors import IllegalMove, MalformedMove, StaleVersion, UnexpectedMove
+from referee.core.errors import IllegalMove, MalformedMove, UnexpectedMove
 from referee.service import defaults
 from referee.service.batch import MoveBatch
 from referee.service.drivers import REMOTE, Choice, SeatDriver, Turn, split_kind
@@ -59,7 +62,8 @@ def advance(service, match_id: str, runner_id: str = RUNNER_ID) -> int:
         return 0  # another runner holds the match; it will see our change too
     moves, batch = 0, None
     try:
-        batch = MoveBatch(service, meta, _live(service, match_id, raw))
+        batch = MoveBatch(service, meta, _live(service, match_id, raw),
+                          rider_for=lambda live, state: _next_rider(service, meta, live, state))
         while True:
             if not lease.renew(lazy=True):
                 batch.drop()   # another runner holds the match: it makes these moves again
@@ -126,7 +130,7 @@ def _play_one(service, meta, batch: MoveBatch, seat: int):
         landed = batch.flush()   # nothing waits by then; the seat acts on a committed match
         if landed or batch.live is not live:
             return landed, batch.live
-        land = _submitter(service, meta, batch)
+        land = _alone(batch)
     decision = engine.decision_for(game, state, seat)
     if str(seat) in live.forfeits or meta.seat_kind(seat) == REMOTE:
         choice = Choice(random_move(game, state, seat, meta.seed, live.version))
@@ -143,19 +147,29 @@ def _play_one(service, meta, batch: MoveBatch, seat: int):
     return _commit_choice(meta, live, game, state, seat, choice, "seat", land, report)
 
 
-def _submitter(service, meta, batch: MoveBatch):
-    """`land` for a move committed alone, at once (the batch goes on from the result)."""
+def _alone(batch: MoveBatch):
+    """`land` for a move committed alone, at once (an HTTP bot's: the batch is empty); when
+    the match moved on meanwhile nothing lands and the batch goes on from the stored record."""
     def land(seat, move, by, extra, update):
-        try:
-            live = service.submit(meta.id, seat, move, expected_version=batch.live.version,
-                                  by=by, entry_extra=extra, update_live=update,
-                                  from_runner=True, known_live=batch.live)
-            landed = 1
-        except StaleVersion:
-            live, landed = service.store.live(meta.id), 0
-        batch.reset(live)
-        return landed, live
+        return batch.add(seat, move, by, extra, update, alone=True)
     return land
+
+
+def _next_rider(service, meta, live, state):
+    """A script to send with the commit that stores `live` (of game state `state`): the
+    driver of the seat that acts next prepares its turn (the arena takes the bot's call
+    slot in the commit's round trip and builds its request meanwhile). None unless the
+    runner will ask that seat's driver next: no forfeit, no stall."""
+    seat = service.automated_seat(meta, live) if live.status == MatchStatus.ACTIVE else None
+    if seat is None or str(seat) in live.forfeits or _stalling(meta, live, seat) is not None:
+        return None
+    prefix, ref = split_kind(meta.seat_kind(seat))
+    prepare = getattr(service.drivers.get(prefix), "rider", None)
+    if prepare is None:
+        return None
+    game = service.games.get(meta.game)
+    return prepare(Turn(meta, live, game, state, seat, engine.decision_for(game, state, seat)),
+                   ref)
 
 
 def _stalling(meta, live, seat: int) -> Choice | None:

@@ -8,6 +8,10 @@ few lines. On the embedded store (fakeredis) a script with a Python twin runs th
 (embeddedscripts.py). Everything else, and any server we cannot reach by plain TCP (TLS, Unix
 sockets), stays with redis-py (`hot_script` returns its Script there).
 
+A script may carry a rider (`run_with_rider`): another hot script sent in the same round trip,
+pipelined after it (the runner's commit takes the next bot's call slot so: one round trip a
+bot move instead of two). It is generic: the service never learns what the rider does.
+
 Failures keep redis-py's meaning: a Redis error reply raises redis.ResponseError, a broken
 connection redis.ConnectionError. A pooled connection the server closed while it sat idle (a
 restart, a timeout) is noticed before use, as redis-py does, and replaced; a command is never
@@ -17,17 +21,22 @@ sent twice, so a commit never runs twice.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import select
 import socket
 import sys
 import threading
+from dataclasses import dataclass
+from typing import Callable
 
 import redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 
 from referee.service import embeddedscripts
+
+log = logging.getLogger(__name__)
 
 
 def hot_script(client: redis.Redis, text: str, embedded=None):
@@ -43,17 +52,34 @@ def hot_script(client: redis.Redis, text: str, embedded=None):
                                 getattr(pool, "timeout", None)), text)
 
 
-def _command(args) -> bytes:
-    """One command in RESP: an array of bulk strings."""
-    parts = [b"*%d\r\n" % len(args)]
-    for arg in args:
-        data = arg if isinstance(arg, bytes) else str(arg).encode()
-        parts += (b"$%d\r\n" % len(data), data, b"\r\n")   # the value copied once, by join
+def _command(args, *more) -> bytes:
+    """What one round trip sends, in RESP: a command (an array of bulk strings), or several
+    pipelined (`more`), whose replies come back in order."""
+    parts = []
+    for command in (args, *more):
+        parts.append(b"*%d\r\n" % len(command))
+        for arg in command:
+            if isinstance(arg, bytes):   # a record: copied once, by join
+                parts += (b"$%d\r\n" % len(arg), arg, b"\r\n")
+            else:                    # keys, numbers, tokens: small, one piece each
+                data = str(arg).encode()
+                parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
     return b"".join(parts)
 
 
 def _reply(read):
-    """One RESP2 reply from a buffered reader, decoded as UTF-8 text."""
+    """One RESP2 reply from a buffered reader, decoded as UTF-8 text; an error reply raises
+    (redis.ResponseError, or NoScriptError)."""
+    answer = _answer(read)
+    if isinstance(answer, ResponseError):
+        raise answer
+    return answer
+
+
+def _answer(read):
+    """One RESP2 reply as `_reply` reads it, with an error reply returned as its exception
+    (as redis-py returns an error inside an array): a pipeline reads every reply, whatever
+    one of them is."""
     line = read.readline()
     if not line.endswith(b"\r\n"):
         raise RedisConnectionError("Redis closed the connection")
@@ -63,14 +89,14 @@ def _reply(read):
         return None if size < 0 else read.read(size + 2)[:-2].decode()
     if kind == b"*":
         size = int(rest)
-        return None if size < 0 else [_reply(read) for _ in range(size)]
+        return None if size < 0 else [_answer(read) for _ in range(size)]
     if kind == b":":
         return int(rest)
     if kind == b"+":
         return rest.decode()
     if kind == b"-":
         message = rest.decode()
-        raise NoScriptError(message) if message.startswith("NOSCRIPT") else \
+        return NoScriptError(message) if message.startswith("NOSCRIPT") else \
             ResponseError(message)
     raise RedisConnectionError(f"unexpected reply from Redis: {line[:40]!r}")
 
@@ -92,6 +118,7 @@ class Sockets:
 
     def __init__(self, settings: dict, most: int, wait: float | None):
         self.settings, self.wait = settings, wait
+        self.server = tuple(settings.get(k) for k in ("host", "port", "db", "username"))
         self._idle: list = []
         self._pid = os.getpid()
         self._lock = threading.Lock()
@@ -124,29 +151,43 @@ class Sockets:
 
     def call(self, args: list):
         """Send one command and return its reply."""
+        answer, = self.call_together([args])
+        if isinstance(answer, ResponseError):
+            raise answer
+        return answer
+
+    def call_together(self, commands: list, meanwhile=None) -> list:
+        """Send the commands in one round trip (pipelined: Redis runs them in order, each
+        whatever the others answer); their replies, an error reply as its exception.
+        `meanwhile()` runs once they are sent, before the replies are read (see Rider)."""
         if not self._slots.acquire(timeout=self.wait):
             raise RedisConnectionError("no Redis connection free (REFEREE_REDIS_CONNECTIONS)")
         try:
-            return self._call(args)
+            return self._call(commands, meanwhile)
         finally:
             self._slots.release()
 
-    def _call(self, args: list):
+    def _call(self, commands: list, meanwhile=None) -> list:
         try:
             conn = self._take()
         except OSError as err:
             raise RedisConnectionError(f"cannot connect to Redis: {err}") from err
         try:
-            conn[0].sendall(_command(args))
-            answer = _reply(conn[1])
+            conn[0].sendall(_command(*commands))
+            if meanwhile is not None:
+                _meanwhile(meanwhile)
+            answers = [_answer(conn[1]) for _ in commands]
         except OSError as err:
             self._close(conn)
             raise RedisConnectionError(f"Redis connection failed: {err}") from err
         except BaseException:
-            self._close(conn)   # an error reply, or an interrupted read: start afresh
+            self._close(conn)   # an interrupted read: start afresh
             raise
-        self._put(conn)
-        return answer
+        if any(isinstance(a, ResponseError) for a in answers):
+            self._close(conn)   # an error reply: start afresh, as before pipelines
+        else:
+            self._put(conn)
+        return answers
 
     def _take(self):
         """An idle connection the server has not closed (a closed one reads as ready: end of
@@ -185,9 +226,72 @@ class SocketScript:
 
     def __call__(self, keys=(), args=()):
         """The script's reply for `keys` and `args`."""
-        command = ["EVALSHA", self.sha, len(keys), *keys, *args]
+        command = self._command(keys, args)
         try:
             return self.sockets.call(command)
         except NoScriptError:
             self.sockets.call(["SCRIPT", "LOAD", self.text])
             return self.sockets.call(command)
+
+    def _command(self, keys, args) -> list:
+        return ["EVALSHA", self.sha, len(keys), *keys, *args]
+
+    def with_rider(self, keys, args, rider: "Rider"):
+        """This script and the rider's, pipelined in one round trip (see `run_with_rider`)."""
+        reply, ridden = self.sockets.call_together(
+            [self._command(keys, args), rider.script._command(rider.keys, rider.args)],
+            rider.meanwhile)
+        if isinstance(reply, NoScriptError):    # ours did not run: again, loading it first
+            reply = self(keys, args)
+        elif isinstance(reply, ResponseError):
+            raise reply
+        if isinstance(ridden, NoScriptError):   # nor did the rider: after ours, loading it
+            ridden = _ride_alone(rider)
+        return reply, ridden
+
+
+@dataclass
+class Rider:
+    """A script run in the round trip of another (a commit): `script(keys=..., args=...)`,
+    any hot script on the same Redis; `done(reply, landed)` hears its reply (an exception if
+    it failed; None when nobody knows whether it ran: the round trip broke) and whether the
+    script it rode on did its work. `meanwhile()`, if given, runs while the round trip is
+    in flight (work that waits on neither reply: the runner builds the next bot request
+    while Redis commits, which took a round trip's wait off every bot move); whatever it
+    raises is dropped (the work is done again later, where its error counts)."""
+
+    script: object
+    keys: list
+    args: list
+    done: Callable
+    meanwhile: Callable | None = None
+
+
+def run_with_rider(script, keys, args, rider: Rider):
+    """`script(keys, args)` and then the rider's script: (the reply, the rider's reply).
+
+    Both in one round trip when they are SocketScripts on one server (pipelined: the rider
+    runs whatever the first answers); else one after the other. An error of the first raises
+    as `script` would (the rider may have run then: its `done` is the caller's to call); the
+    rider's error is its reply, never raised: the first's work stands."""
+    if isinstance(script, SocketScript) and isinstance(rider.script, SocketScript) and \
+            script.sockets.server == rider.script.sockets.server:
+        return script.with_rider(keys, args, rider)
+    reply = script(keys=keys, args=args)
+    if rider.meanwhile is not None:
+        _meanwhile(rider.meanwhile)
+    return reply, _ride_alone(rider)
+
+
+def _meanwhile(work) -> None:
+    try:
+        work()
+    except Exception:   # done again where it counts (Rider); never breaks the round trip
+        log.debug("work done while a round trip was in flight failed", exc_info=True)
+
+
+def _ride_alone(rider: Rider):
+    try:
+        return rider.script(keys=rider.keys, args=rider.args)
+    except Exception as err:   # the rider's own failure: it hears it as its reply
+        return err

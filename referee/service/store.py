@@ -26,7 +26,7 @@ import redis
 from referee.core.chance import CHANCE, INTERNAL
 from referee.service import embeddedscripts, fastjson
 from referee.service.archive import Archive
-from referee.service.scripts import hot_script
+from referee.service.scripts import Rider, hot_script, run_with_rider
 from referee.service.waits import ChangeHub
 
 _COMMIT = """
@@ -210,13 +210,35 @@ class MatchStore:
         `remote_due`: when the remote seat(s) to act now forfeit on time (None: none is).
         Returns 1 when committed, 0 when the version moved on.
         """
+        keys, args = self._commit_call(match_id, expected_version, live, entries, automated,
+                                       idempotency, remote_due)
+        return int(self._commit(keys=keys, args=args))
+
+    def commit_with_rider(self, match_id: str, expected_version: int, live: Live,
+                          entries: list[dict], automated: bool, remote_due: float | None,
+                          rider: Rider) -> int:
+        """`commit`, with the rider's script in the same round trip (scripts.run_with_rider);
+        the rider hears its reply and whether the commit landed."""
+        keys, args = self._commit_call(match_id, expected_version, live, entries, automated,
+                                       "", remote_due)
+        try:
+            done, ridden = run_with_rider(self._commit, keys, args, rider)
+        except BaseException:
+            rider.done(None, False)   # the round trip broke: whether the rider ran is unknown
+            raise
+        rider.done(ridden, int(done) == 1)
+        return int(done)
+
+    def _commit_call(self, match_id, expected_version, live, entries, automated, idempotency,
+                     remote_due) -> tuple[list, list]:
+        """The commit script's keys and arguments."""
         live.updated_at = time.time()
         keys = [self.key(match_id, "live"), self.key(match_id, "ver"), self.key(match_id, "log"),
                 f"{self.prefix}:automated", self.key(match_id, "idem"), self._remote_key]
         args = [expected_version, live.version, _DUMPB(vars(live)), int(automated), match_id,
                 self.key(match_id, "events"), idempotency, IDEMPOTENCY_TTL,
                 "" if remote_due is None else repr(remote_due), *[_DUMPB(e) for e in entries]]
-        return int(self._commit(keys=keys, args=args))
+        return keys, args
 
     def landed_at(self, match_id: str, idempotency: str) -> int | None:
         """The version a move with this `seat:key` idempotency field produced, or None."""

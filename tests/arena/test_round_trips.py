@@ -1,6 +1,7 @@
 """Redis round trips per move of a bot match run by the runner (issue 17), counted on the
-socket: a count, not a time. A move of an HTTP bot costs two (its call slot, read together
-with the bot's secret and giving back the previous slot; the commit), builtin moves one commit
+socket: a count, not a time. A move of an HTTP bot costs one: its commit, which also takes the
+call slot of the next bot's request (reading that bot's secret and giving back the previous
+slot: arena/botslots.py `ride`; two before, the slot alone took one), builtin moves one commit
 per batch (referee/service/batch.py: BATCH_MOVES moves, 32; was one a move); bot health waits
 in the worker; the lease is taken and given back with one read each.
 
@@ -76,15 +77,15 @@ def test_a_smaller_batch_costs_one_round_trip_per_batch(arena, monkeypatch):
     assert long[1] - short[1] == math.ceil(long[0] / 4) - math.ceil(short[0] / 4)
 
 
-def test_an_http_bot_move_is_two_round_trips_and_health_adds_up(arena):
-    """HTTP bots: the slot (with the secret and the previous slot's release) and the
-    commit; no health write per move, yet the figures count every request once the match
-    is over, and no slot is left held."""
+def test_an_http_bot_move_is_one_round_trip_and_health_adds_up(arena):
+    """HTTP bots: the commit, with the next request's slot (and the secret, and the previous
+    slot's release) riding on it; no health write per move, yet the figures count every
+    request once the match is over, and no slot is left held."""
     bots = [BotServer("good", name) for name in ("alpha", "beta")]
     try:
         ids = [arena.bots.register(b.name, b.url, ["gops"], "me", ["gops"], once=False)["id"]
                for b in bots]
-        assert _per_move(arena, [f"bot:{i}" for i in ids]) == 2
+        assert _per_move(arena, [f"bot:{i}" for i in ids]) == 1
     finally:
         for bot in bots:
             bot.stop()

@@ -86,3 +86,90 @@ def test_the_idle_check_uses_the_systems_select_even_under_gevent(monkeypatch):
                                  get_original=lambda module, name: original)
     monkeypatch.setitem(sys.modules, "gevent.monkey", stub)
     assert _plain_select() is original
+
+
+def _recording_rider(script, keys=(), args=()):
+    """A Rider whose `done` calls are kept in `heard`."""
+    from referee.service.scripts import Rider
+
+    heard = []
+    return Rider(script, list(keys), list(args), lambda reply, landed: heard.append(reply)), heard
+
+
+def test_a_rider_goes_in_the_same_round_trip_loaded_or_not(client):
+    """Two scripts the server has never seen, sent together: both are loaded (NOSCRIPT) and
+    answer in order; once loaded, the pair is one round trip; Redis ran them in order."""
+    from arena.benchruns import RoundTrips
+    from referee.service.scripts import run_with_rider
+
+    key = f"test-scripts-{uuid.uuid4().hex}"
+    tag = uuid.uuid4().hex
+    first = hot_script(client, f"return redis.call('RPUSH', KEYS[1], ARGV[1]) -- {tag}")
+    second = hot_script(client, f"return redis.call('LRANGE', KEYS[1], 0, -1) -- {tag}")
+    try:
+        rider, _ = _recording_rider(second, [key])
+        assert run_with_rider(first, [key], ["a"], rider) == (1, ["a"])
+        with RoundTrips() as trips:
+            assert run_with_rider(first, [key], ["b"], rider) == (2, ["a", "b"])
+        assert trips.count == 1
+    finally:
+        client.delete(key)
+
+
+def test_a_riders_error_is_its_reply_and_the_first_scripts_error_raises(client):
+    """The rider's failure never undoes nor hides the first script's work; the first
+    script's error raises after the rider ran (its `done` is the caller's to call)."""
+    from referee.service.scripts import run_with_rider
+
+    key = f"test-scripts-{uuid.uuid4().hex}"
+    setting = hot_script(client, "return redis.call('SET', KEYS[1], ARGV[1])")
+    failing = hot_script(client, "return redis.error_reply('rider " + uuid.uuid4().hex + "')")
+    try:
+        rider, _ = _recording_rider(failing)
+        reply, ridden = run_with_rider(setting, [key], ["x"], rider)
+        assert reply == "OK" and isinstance(ridden, redis.ResponseError)
+        assert client.get(key) == "x"
+        rider, _ = _recording_rider(setting, [key], ["y"])
+        with pytest.raises(redis.ResponseError, match="rider"):
+            run_with_rider(failing, [], [], rider)
+        assert client.get(key) == "y"
+        assert setting(keys=[key], args=["z"]) == "OK"   # the pool goes on
+    finally:
+        client.delete(key)
+
+
+def test_on_the_embedded_store_the_rider_runs_after_the_script():
+    """No sockets of ours there (fakeredis): the two run one after the other, same replies."""
+    from referee.service.scripts import run_with_rider
+
+    embedded = connect(None)
+    first = hot_script(embedded, "return redis.call('INCR', KEYS[1])")
+    second = hot_script(embedded, "return redis.call('GET', KEYS[1])")
+    rider, _ = _recording_rider(second, ["n"])
+    assert run_with_rider(first, ["n"], [], rider) == (1, "1")
+
+
+def test_work_meanwhile_runs_once_the_pipeline_is_sent_and_its_error_is_dropped(
+        client, monkeypatch):
+    """The rider's `meanwhile` runs after the commands went out and before any reply is
+    read; what it raises is dropped, the replies come back all the same and the pool goes
+    on."""
+    from referee.service import scripts
+    from referee.service.scripts import Rider, run_with_rider
+
+    events = []
+    command, answer = scripts._command, scripts._answer
+    monkeypatch.setattr(scripts, "_command", lambda *c: events.append("sent") or command(*c))
+    monkeypatch.setattr(scripts, "_answer", lambda r: events.append("read") or answer(r))
+    first = hot_script(client, "return 1")
+    second = hot_script(client, "return 2")
+    first(), second()
+
+    def failing():
+        events.append("meanwhile")
+        raise RuntimeError("a bug in the work done meanwhile")
+    rider = Rider(second, [], [], lambda reply, landed: None, failing)
+    events.clear()
+    assert run_with_rider(first, [], [], rider) == (1, 2)
+    assert events == ["sent", "meanwhile", "read", "read"]
+    assert first() == 1
