@@ -126,9 +126,11 @@ class MatchDetail(MethodView):
 
 @blp.route("/<match_id>/prompt")
 class Prompt(MethodView):
+    init_every_request = False   # holds nothing per request: one instance serves them all
+
     @requires(SEAT)
     @blp.arguments(PROMPT_QUERY, location="query")
-    @blp.response(200, PromptSchema)
+    @blp.answers(200, PromptSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
     @blp.alt_response(403, schema=ProblemSchema, description="auth.token_invalid")
     @blp.alt_response(404, schema=ProblemSchema, description="match.not_found")
@@ -153,9 +155,11 @@ class Prompt(MethodView):
 
 @blp.route("/<match_id>/moves")
 class Moves(MethodView):
+    init_every_request = False
+
     @requires(SEAT)
     @blp.arguments(MOVE_SUBMIT)
-    @blp.response(200, MoveAcceptedSchema)
+    @blp.answers(200, MoveAcceptedSchema)
     @blp.alt_response(400, schema=ProblemSchema, description="move.malformed, "
                       "request.malformed_json, request.invalid (Idempotency-Key)")
     @blp.alt_response(401, schema=ProblemSchema, description="auth.token_missing")
