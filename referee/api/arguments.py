@@ -41,7 +41,8 @@ class FastParser(FlaskParser):
         """The fast reader's answer when it has one, else webargs' parse."""
         fast = self._fast.get(id(argmap))
         if fast is not None and fast[0] is argmap and fast[1] == (location or "json"):
-            answer = fast[2](req or self.get_default_request())
+            # the request itself, not its proxy: a reader asks it several things
+            answer = fast[2](req or self.get_default_request()._get_current_object())
             if answer is not None:
                 return answer
         return super().parse(argmap, req, location=location, **kwargs)
