@@ -40,10 +40,10 @@ def _is_local_request() -> bool:
     return loopback and host.lower() in LOCAL_HOSTS
 
 
-def caller_of_request(service) -> Caller | None:
-    """The account calling: by its key, or the local organiser for a keyless request from this
-    machine in the embedded default; None otherwise. Raises KeyInvalid."""
-    token = parse_bearer(request.headers.get("Authorization"))
+def caller_of_request(service, token: str | None) -> Caller | None:
+    """The account calling, given the request's bearer `token`: by its key, or the local
+    organiser for a keyless request from this machine in the embedded default; None
+    otherwise. Raises KeyInvalid."""
     if is_account_key(token):
         return service.extensions["access"].accounts.caller_of(token)
     if service.settings.embedded and _is_local_request():
@@ -58,17 +58,18 @@ def authenticate():
     if endpoint is None or method == "OPTIONS":
         return None  # a 404/405 or a pre-flight: nothing of ours runs
     app = current_app._get_current_object()
-    g.caller = caller_of_request(app.extensions["referee"])
+    # the header read once, from the environ (what werkzeug's headers.get reads, unwrapped)
+    token = parse_bearer(req.environ.get("HTTP_AUTHORIZATION"))
+    g.caller = caller = caller_of_request(app.extensions["referee"], token)
     level = _level(app, endpoint, method)
     if level is None and method not in READS:
         # fail closed: a write route that states no caller is refused, never open
         raise Forbidden(f"{method} {req.path} declares no caller")
     if level == PLAYER:
-        need_caller(g.caller)
+        need_caller(caller)
     elif level == ORGANISER:
-        check_organiser(g.caller, f"call {method} {req.url_rule}")
+        check_organiser(caller, f"call {method} {req.url_rule}")
     elif level == SEAT:
-        token = parse_bearer(req.headers.get("Authorization"))
         if token is None or is_account_key(token):
             raise MissingToken("this request needs a seat token: 'Authorization: Bearer st_…' "
                                "(an account key is not a seat token)")

@@ -7,4 +7,4 @@ from flask import current_app
 
 def service():
     """The MatchService this app serves."""
-    return current_app.extensions["referee"]
+    return current_app._get_current_object().extensions["referee"]   # one proxy lookup

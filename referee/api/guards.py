@@ -22,14 +22,15 @@ MAX_BODY_DEPTH = 32
 
 def strict_json_body() -> None:
     """Refuse a JSON request body that is not strict JSON (before_request hook)."""
-    if request.method not in ("POST", "PUT", "PATCH") or not request.is_json:
+    req = request._get_current_object()   # one context lookup, not one per attribute
+    if req.method not in ("POST", "PUT", "PATCH") or not req.is_json:
         return
-    data = request.get_data(cache=True)
+    data = req.get_data(cache=True)
     if not data:
         return
     try:
         # kept for the hot routes' fast argument readers (arguments.py): parsed once
-        request.environ[JSON_BODY] = strictjson.loads(data, max_depth=MAX_BODY_DEPTH)
+        req.environ[JSON_BODY] = strictjson.loads(data, max_depth=MAX_BODY_DEPTH)
     except strictjson.BadJson as err:
         raise RefereeError(f"the request body is not valid JSON: {err}",
                            code="request.malformed_json") from None

@@ -17,12 +17,15 @@ from urllib.parse import urlsplit
 import requests
 
 README_WORKERS = 4
-"""The README's deployment: `gunicorn -w 4 -k gevent --worker-connections 2000`."""
+"""The README's deployment: `gunicorn -c python:referee.gunicorn_conf -w 4 -k gevent
+--worker-connections 2000`."""
 
 
 def gunicorn_args(workers: int = README_WORKERS) -> list[str]:
-    """The README's gunicorn options (gevent workers) for `workers` processes."""
-    return ["-w", str(workers), "-k", "gevent", "--worker-connections", "2000"]
+    """The README's gunicorn options (its settings module, gevent workers) for `workers`
+    processes; the floor runs with the same."""
+    return ["-c", "python:referee.gunicorn_conf", "-w", str(workers), "-k", "gevent",
+            "--worker-connections", "2000"]
 
 
 def free_port() -> int:

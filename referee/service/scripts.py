@@ -27,6 +27,7 @@ import select
 import socket
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -113,17 +114,27 @@ def _plain_select():
 
 class Sockets:
     """A pool of plain connections to the server redis-py's pool points at (host, port, db,
-    user and password as configured there): at most `most` at once, a caller waiting up to
-    `wait` seconds for one, as redis-py's blocking pool does."""
+    user and password as configured there): at most `most` open at once, a caller waiting up
+    to `wait` seconds for one when all are busy, as redis-py's blocking pool does.
+
+    Taking and returning a connection are single list operations, atomic under the GIL, with
+    no lock: a threading.BoundedSemaphore and a Lock around them cost ~40,000 instructions a
+    command under gevent, where the semaphore's Condition also yielded to the hub on every
+    release (it asks whether its lock is held by trying to take it, and gevent's lock sleeps
+    when that fails). Only a caller that finds every connection busy waits, on a Condition."""
 
     def __init__(self, settings: dict, most: int, wait: float | None):
-        self.settings, self.wait = settings, wait
+        self.settings, self.wait, self.most = settings, wait, most
         self.server = tuple(settings.get(k) for k in ("host", "port", "db", "username"))
-        self._idle: list = []
-        self._pid = os.getpid()
-        self._lock = threading.Lock()
-        self._slots = threading.BoundedSemaphore(most)
         self._ready = _plain_select()
+        self._reset()
+
+    def _reset(self) -> None:
+        self._pid = os.getpid()
+        self._idle: list = []               # open connections nobody is using
+        self._spare = [None] * self.most    # one per connection that may still be opened
+        self._waiters = 0
+        self._freed = threading.Condition(threading.Lock())
 
     def _connect(self):
         s = self.settings
@@ -160,52 +171,87 @@ class Sockets:
         """Send the commands in one round trip (pipelined: Redis runs them in order, each
         whatever the others answer); their replies, an error reply as its exception.
         `meanwhile()` runs once they are sent, before the replies are read (see Rider)."""
-        if not self._slots.acquire(timeout=self.wait):
-            raise RedisConnectionError("no Redis connection free (REFEREE_REDIS_CONNECTIONS)")
-        try:
-            return self._call(commands, meanwhile)
-        finally:
-            self._slots.release()
-
-    def _call(self, commands: list, meanwhile=None) -> list:
-        try:
-            conn = self._take()
-        except OSError as err:
-            raise RedisConnectionError(f"cannot connect to Redis: {err}") from err
+        conn = self._take()
         try:
             conn[0].sendall(_command(*commands))
             if meanwhile is not None:
                 _meanwhile(meanwhile)
             answers = [_answer(conn[1]) for _ in commands]
         except OSError as err:
-            self._close(conn)
+            self._discard(conn)
             raise RedisConnectionError(f"Redis connection failed: {err}") from err
         except BaseException:
-            self._close(conn)   # an interrupted read: start afresh
+            self._discard(conn)   # an interrupted read: start afresh
             raise
         if any(isinstance(a, ResponseError) for a in answers):
-            self._close(conn)   # an error reply: start afresh, as before pipelines
+            self._discard(conn)   # an error reply: start afresh, as before pipelines
         else:
-            self._put(conn)
+            self._idle.append(conn)
+            if self._waiters:
+                self._wake()
         return answers
 
     def _take(self):
-        """An idle connection the server has not closed (a closed one reads as ready: end of
-        file), else a new one."""
+        """An idle connection, else a new one while fewer than `most` are open, else the
+        first one freed within `wait` seconds (RedisConnectionError after that)."""
         if self._pid != os.getpid():   # a forked child: the parent's sockets are not ours
-            self._idle, self._pid = [], os.getpid()
+            self._reset()
+        conn = self._idle_or_new()
+        if conn is not None:
+            return conn
+        deadline = None if self.wait is None else time.monotonic() + self.wait
+        while conn is None:
+            with self._freed:
+                self._waiters += 1
+                try:
+                    while not (self._idle or self._spare):
+                        left = None if deadline is None else deadline - time.monotonic()
+                        if left is not None and left <= 0:
+                            raise RedisConnectionError(
+                                "no Redis connection free (REFEREE_REDIS_CONNECTIONS)")
+                        self._freed.wait(left)
+                finally:
+                    self._waiters -= 1
+            conn = self._idle_or_new()   # None: another caller took it first
+        return conn
+
+    def _idle_or_new(self):
+        """An idle connection the server has not closed (a closed one reads as ready: end of
+        file), else a new one if fewer than `most` are open, else None."""
         while True:
-            with self._lock:
-                conn = self._idle.pop() if self._idle else None
-            if conn is None:
-                return self._connect()
+            try:
+                conn = self._idle.pop()
+            except IndexError:
+                break
             if not self._ready([conn[0]], [], [], 0)[0]:
                 return conn
-            self._close(conn)
+            self._discard(conn)
+        try:
+            self._spare.pop()
+        except IndexError:
+            return None
+        try:
+            return self._connect()
+        except OSError as err:
+            self._give_back()
+            raise RedisConnectionError(f"cannot connect to Redis: {err}") from err
+        except BaseException:
+            self._give_back()
+            raise
 
-    def _put(self, conn) -> None:
-        with self._lock:
-            self._idle.append(conn)
+    def _discard(self, conn) -> None:
+        """Close a connection; another may be opened in its place."""
+        self._close(conn)
+        self._give_back()
+
+    def _give_back(self) -> None:
+        self._spare.append(None)
+        if self._waiters:
+            self._wake()
+
+    def _wake(self) -> None:
+        with self._freed:
+            self._freed.notify()
 
     @staticmethod
     def _close(conn) -> None:

@@ -55,3 +55,36 @@ def test_an_unhashable_callable_is_still_answered():
 
     call = Unhashable()
     assert app.ensure_sync(call) is call
+
+
+def _session_app(secret_key=None) -> RefereeFlask:
+    from flask import session
+
+    app = RefereeFlask(__name__)
+    app.secret_key = secret_key
+
+    @app.get("/read")
+    def read():
+        return {"keys": sorted(session), "null": type(session._get_current_object()).__name__}
+
+    @app.get("/write")
+    def write():
+        session["seen"] = True
+        return {"ok": True}
+    return app
+
+
+def test_without_a_secret_key_every_request_reads_an_empty_session_and_cannot_write_one():
+    """As Flask's own NullSession: empty, a write refused (500), nothing kept."""
+    app = _session_app()
+    client = app.test_client()
+    assert client.get("/read").json == {"keys": [], "null": "NullSession"}
+    app.testing = False
+    assert client.get("/write").status_code == 500
+    assert client.get("/read").json == {"keys": [], "null": "NullSession"}
+
+
+def test_with_a_secret_key_sessions_are_flasks_cookie_sessions():
+    client = _session_app("a secret").test_client()
+    assert client.get("/write").json == {"ok": True}
+    assert client.get("/read").json == {"keys": ["seen"], "null": "SecureCookieSession"}

@@ -91,8 +91,9 @@ def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
            "REFEREE_ORGANISER_KEY": ""}
     workers = [start_process([f"{BIN}/referee", "worker", "--name", f"{queue}-w{i}"],
                              env_extra=env) for i in range(2)]
-    api = start_process([f"{BIN}/gunicorn", "-w", "2", "-k", "gevent", "--worker-connections",
-                         "2000", "-b", f"127.0.0.1:{port}", "referee.root:create_app()"],
+    api = start_process([f"{BIN}/gunicorn", "-c", "python:referee.gunicorn_conf", "-w", "2",
+                         "-k", "gevent", "--worker-connections", "2000",
+                         "-b", f"127.0.0.1:{port}", "referee.root:create_app()"],
                         env_extra=env)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -137,8 +138,9 @@ def test_gevent_worker_holds_150_polls_and_answers_them_all(needs_real_redis):
     port, prefix, queue = free_port(), unique_name("gev"), unique_name("gevq")
     env = {"REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue,
            "REFEREE_WAITS_PER_CALLER": "200"}
-    api = start_process([f"{BIN}/gunicorn", "-w", "1", "-k", "gevent", "--worker-connections",
-                         "2000", "-b", f"127.0.0.1:{port}", "referee.root:create_app()"],
+    api = start_process([f"{BIN}/gunicorn", "-c", "python:referee.gunicorn_conf", "-w", "1",
+                         "-k", "gevent", "--worker-connections", "2000",
+                         "-b", f"127.0.0.1:{port}", "referee.root:create_app()"],
                         env_extra=env)
     base = f"http://127.0.0.1:{port}"
     try:

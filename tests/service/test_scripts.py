@@ -173,3 +173,53 @@ def test_work_meanwhile_runs_once_the_pipeline_is_sent_and_its_error_is_dropped(
     assert run_with_rider(first, [], [], rider) == (1, 2)
     assert events == ["sent", "meanwhile", "read", "read"]
     assert first() == 1
+
+
+def _pool(client, most: int, wait: float | None, text: str = "return 3"):
+    """A hot script over a pool of its own of `most` connections, waiting `wait` s for one."""
+    script = hot_script(client, text)
+    pool = script.sockets
+    script.sockets = type(pool)(pool.settings, most, wait)
+    return script
+
+
+def test_a_caller_finding_every_connection_busy_waits_for_one_then_gives_up(client):
+    """`most` connections at most: with the one connection taken, a call waits `wait`
+    seconds and fails with redis-py's ConnectionError, naming the setting."""
+    script = _pool(client, most=1, wait=0.2)
+    held = script.sockets._take()
+    with pytest.raises(redis.ConnectionError, match="REFEREE_REDIS_CONNECTIONS"):
+        script()
+    script.sockets._idle.append(held)
+    assert script() == 3
+    assert len(script.sockets._idle) == 1   # the same connection, not a second one
+
+
+def test_a_waiting_caller_gets_the_connection_given_back(client):
+    """The waiter is woken when a busy connection comes back, however long it waited."""
+    import threading
+
+    script = _pool(client, most=1, wait=None)
+    held = script.sockets._take()
+    answers = []
+    waiter = threading.Thread(target=lambda: answers.append(script()))
+    waiter.start()
+    while script.sockets._waiters == 0 and waiter.is_alive():
+        threading.Event().wait(0.01)
+    script.sockets._idle.append(held)
+    script.sockets._wake()
+    waiter.join(30)
+    assert answers == [3]
+
+
+def test_a_connection_closed_after_an_error_frees_its_place(client):
+    """An error reply closes its connection and the pool may open another (a place lost per
+    error would leave no connection after `most` errors)."""
+    failing = _pool(client, most=1, wait=0.2,
+                    text="return redis.error_reply('nope " + uuid.uuid4().hex + "')")
+    for _ in range(3):
+        with pytest.raises(redis.ResponseError, match="nope"):
+            failing()
+    assert failing.sockets._spare == [None] and not failing.sockets._idle
+    working = SocketScript(failing.sockets, "return 7")
+    assert working() == 7
