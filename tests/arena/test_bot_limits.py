@@ -17,7 +17,7 @@ from referee.service.connection import connect
 from tests.api.helpers import wait_until
 from tests.arena.helpers import arena_match, finished, register
 from tests.conftest import account_client, delete_keys, organiser_client, unique_name
-from tests.support.bots import BotServer
+from tests.support.bots import BotServer, counting_handler
 
 
 @pytest.fixture
@@ -49,16 +49,7 @@ def test_calls_from_two_processes_share_the_cap(redis_prefix):
     """Two registries (two workers' connections) calling one slow bot from 6 threads: the
     bot never sees more than 2 calls at once, and every call is answered."""
     redis, prefix = redis_prefix
-    active, peak, lock = [0], [0], threading.Lock()
-
-    def slow(request):
-        with lock:
-            active[0] += 1
-            peak[0] = max(peak[0], active[0])
-        time.sleep(0.15)
-        with lock:
-            active[0] -= 1
-        return 200, b'{"move": {"type": "keep"}}'
+    slow, peak = counting_handler(lambda request: (200, b'{"move": {"type": "keep"}}'), 0.15)
     bot = BotServer(slow, "slow")
     policy = AddressPolicy.from_setting("127.0.0.0/8")
     workers = [BotRegistry(redis.__class__(**_kwargs(redis)), prefix, policy, max_calls=2)

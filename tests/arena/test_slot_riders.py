@@ -19,7 +19,7 @@ from referee.service import runner
 from referee.service.config import Settings
 from tests.api.helpers import wait_until
 from tests.conftest import delete_keys, unique_name
-from tests.support.bots import BotServer
+from tests.support.bots import BotServer, counting_handler
 
 
 @pytest.fixture
@@ -143,16 +143,8 @@ def test_two_matches_of_one_capped_bot_share_its_single_slot(arena):
     """Two runners, each playing a match of one bot against itself, its cap 1: rides
     that find the slot taken fall back to waiting; the bot never has two calls at once and
     both matches end without a failure."""
-    active, peak, lock = [0], [0], threading.Lock()
-
-    def counted(request):
-        with lock:
-            active[0] += 1
-            peak[0] = max(peak[0], active[0])
-        time.sleep(0.002)
-        with lock:
-            active[0] -= 1
-        return 200, json.dumps({"move": request["legal_moves"][0]}).encode()
+    counted, peak = counting_handler(
+        lambda request: (200, json.dumps({"move": request["legal_moves"][0]}).encode()), 0.002)
     bot = BotServer(counted)
     try:
         record = arena.bots.register("b", bot.url, ["gops"], "me", ["gops"])

@@ -95,3 +95,19 @@ class BotServer:
                 self._send(b"{}")
 
         return Handler
+
+
+def counting_handler(answer, pause: float):
+    """A BotServer handler that holds each call `pause` seconds and answers `answer(request)`
+    ((status, body)), and the most calls it had at once (`peak[0]`): (handler, peak)."""
+    active, peak, lock = [0], [0], threading.Lock()
+
+    def handle(request):
+        with lock:
+            active[0] += 1
+            peak[0] = max(peak[0], active[0])
+        time.sleep(pause)
+        with lock:
+            active[0] -= 1
+        return answer(request)
+    return handle, peak
