@@ -60,10 +60,11 @@ def advance(service, match_id: str, runner_id: str = RUNNER_ID) -> int:
     taken, raw = lease.acquire_reading(key)
     if not taken:
         return 0  # another runner holds the match; it will see our change too
-    moves, batch = 0, None
+    moves, batch, prepared = 0, None, _Prepared()
     try:
         batch = MoveBatch(service, meta, _live(service, match_id, raw),
-                          rider_for=lambda live, state: _next_rider(service, meta, live, state))
+                          rider_for=lambda live, state: _next_rider(service, meta, live, state,
+                                                                    prepared))
         while True:
             if not lease.renew(lazy=True):
                 batch.drop()   # another runner holds the match: it makes these moves again
@@ -72,7 +73,7 @@ def advance(service, match_id: str, runner_id: str = RUNNER_ID) -> int:
             seat = service.automated_seat(meta, live) if live.status == MatchStatus.ACTIVE else None
             if seat is None:
                 break
-            landed, _ = _play_one(service, meta, batch, seat)
+            landed, _ = _play_one(service, meta, batch, seat, prepared)
             moves += landed
         moves += batch.flush()
     except Exception:
@@ -119,7 +120,21 @@ def _requeue_if_needed(service, meta, live) -> None:
         service.enqueue(meta.id, live.version)
 
 
-def _play_one(service, meta, batch: MoveBatch, seat: int):
+class _Prepared:
+    """The turn `_next_rider` worked out for the record a commit stores: the loop's next turn
+    when that commit landed, so its seat's decision is not worked out twice."""
+
+    turn: Turn | None = None
+
+    def decision(self, game, live, state, seat: int):
+        """The prepared decision when it is for this very record and seat, else computed."""
+        turn, self.turn = self.turn, None
+        if turn is not None and turn.live is live and turn.seat == seat:
+            return turn.decision
+        return engine.decision_for(game, state, seat)
+
+
+def _play_one(service, meta, batch: MoveBatch, seat: int, prepared: _Prepared | None = None):
     """Choose and commit one move for an automated seat at the batch's newest record: in the
     batch for a seat played here, else committed alone (the batch is empty then: it is
     flushed as soon as such a seat is pending). (Moves that landed, the newest live.)"""
@@ -131,7 +146,7 @@ def _play_one(service, meta, batch: MoveBatch, seat: int):
         if landed or batch.live is not live:
             return landed, batch.live
         land = _alone(batch)
-    decision = engine.decision_for(game, state, seat)
+    decision = (prepared or _Prepared()).decision(game, live, state, seat)
     if str(seat) in live.forfeits or meta.seat_kind(seat) == REMOTE:
         choice = Choice(random_move(game, state, seat, meta.seed, live.version))
         return _commit_choice(meta, live, game, state, seat, choice, "referee", land)
@@ -155,11 +170,12 @@ def _alone(batch: MoveBatch):
     return land
 
 
-def _next_rider(service, meta, live, state):
+def _next_rider(service, meta, live, state, prepared: _Prepared | None = None):
     """A script to send with the commit that stores `live` (of game state `state`): the
     driver of the seat that acts next prepares its turn (the arena takes the bot's call
     slot in the commit's round trip and builds its request meanwhile). None unless the
-    runner will ask that seat's driver next: no forfeit, no stall."""
+    runner will ask that seat's driver next: no forfeit, no stall. The turn is kept in
+    `prepared` for the loop."""
     seat = service.automated_seat(meta, live) if live.status == MatchStatus.ACTIVE else None
     if seat is None or str(seat) in live.forfeits or _stalling(meta, live, seat) is not None:
         return None
@@ -168,8 +184,10 @@ def _next_rider(service, meta, live, state):
     if prepare is None:
         return None
     game = service.games.get(meta.game)
-    return prepare(Turn(meta, live, game, state, seat, engine.decision_for(game, state, seat)),
-                   ref)
+    turn = Turn(meta, live, game, state, seat, engine.decision_for(game, state, seat))
+    if prepared is not None:
+        prepared.turn = turn
+    return prepare(turn, ref)
 
 
 def _stalling(meta, live, seat: int) -> Choice | None:

@@ -326,3 +326,23 @@ def test_a_request_signed_ahead_goes_only_with_the_secret_read_when_it_is_sent(a
         assert arena.bots.collect(dispatched).failure is None and bot.refused == []
     finally:
         bot.stop()
+
+
+def test_the_turn_prepared_for_a_ride_is_the_one_the_runner_plays(arena, monkeypatch):
+    """The decision worked out for the rider of a commit is the one the runner's loop uses
+    next: one `decision_for` a bot move, not two (before: 33 for the 17 moves)."""
+    from referee.core import engine
+
+    bots = [BotServer("good", name) for name in ("one", "two")]
+    worked, decide = [], engine.decision_for
+    monkeypatch.setattr(engine, "decision_for",
+                        lambda game, state, seat: worked.append(seat) or decide(game, state, seat))
+    try:
+        seats = [f"bot:{arena.bots.register(b.name, b.url, ['gops'], 'me', ['gops'], once=False)['id']}"
+                 for b in bots]
+        requests = _move_requests(arena, bots, seats)
+    finally:
+        for bot in bots:
+            bot.stop()
+    moves = sum(map(len, requests))
+    assert moves > 4 and len(worked) == moves
