@@ -62,7 +62,8 @@ def installed(tmp_path_factory):
     wheels = list((work / "dist").glob("referee-*.whl"))
     assert len(wheels) == 1, wheels
     # The venv gets no pip of its own (seeding one cost ~2.5 s of CPU): this suite's pip
-    # installs into it (--python), with the wheel's dependencies, as a user's pip would.
+    # installs into it (--python, pip >= 22.3, as Python 3.11's own), with the wheel's
+    # dependencies, as a user's pip would.
     # --no-compile: pip byte-compiles every installed module up front (~1.5 s, and
     # compile errors there are only warnings); the service compiles what it imports.
     _run([sys.executable, "-m", "venv", "--without-pip", str(work / "venv")])
