@@ -33,6 +33,17 @@ class ThreadWorker(SimpleWorker):
     def _install_signal_handlers(self):
         """Signals belong to the main thread; the embedded worker stops through its handle."""
 
+    def unsubscribe(self):
+        """Leave the command channel as RQ does, but stop the listener thread before sending
+        UNSUBSCRIBE: RQ sends it first, and when the reply reaches the listener before its
+        run flag is cleared the listener waits for the next message (60 s), so RQ's join
+        timed out after 1 s on most stops (and the connection stayed open meanwhile)."""
+        if self.pubsub_thread:
+            self.pubsub_thread.stop()
+            self.pubsub.unsubscribe()
+            self.pubsub_thread.join(timeout=1)
+            self.pubsub.close()
+
     def dequeue_job_and_maintain_ttl(self, timeout, max_idle_time=None):
         """Wait for a job in short polls, so that a stop request is seen within a poll."""
         poll = defaults.WORKER_POLL_SECONDS

@@ -9,6 +9,13 @@ from tests.api.helpers import auth, create, play_out
 
 
 @pytest.fixture
+def app(shared_app):
+    """The module's tests share one app (tests/conftest.py shared_app): each makes its own
+    matches or asks stateless routes."""
+    return shared_app
+
+
+@pytest.fixture
 def match(client):
     """A two-seat test-game match where seat 0 has bid and seat 1 must act."""
     body = create(client, seed=4, options={"cards": 3})

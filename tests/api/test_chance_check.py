@@ -12,6 +12,13 @@ from tests.conftest import ALL_GAMES
 from tests.support.gops import GAME
 
 
+@pytest.fixture
+def app(shared_app):
+    """The module's tests share one app (tests/conftest.py shared_app): each makes its own
+    matches or asks stateless routes."""
+    return shared_app
+
+
 def check(client, **body):
     """POST a gops check; (status, JSON)."""
     r = client.post("/v1/games/gops/check", json={"players": 2, **body})

@@ -9,6 +9,7 @@ import requests
 from referee.service.store import Live
 from tests.api.helpers import auth, create
 from tests.support.http import serve_in_thread
+from tests.support.threads import run_threads
 
 
 def _race(url, token, moves, version):
@@ -22,11 +23,7 @@ def _race(url, token, moves, version):
         results[i] = session.post(url, json={"move": moves[i], "expected_version": version},
                                   headers=auth(token), timeout=10)
 
-    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(moves))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_threads(send, [(i,) for i in range(len(moves))])
     return results
 
 
@@ -65,11 +62,7 @@ def test_many_writers_at_one_version_only_one_commits(app):
         if service.store.commit(created.meta.id, live.version, new, [{"seat": 0, "i": i}]):
             wins.append(i)
 
-    threads = [threading.Thread(target=writer, args=(i,)) for i in range(20)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_threads(writer, [(i,) for i in range(20)])
     assert len(wins) == 1
     assert len(service.store.log(created.meta.id)) == 1
     assert service.store.live(created.meta.id).version == 1

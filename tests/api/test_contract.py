@@ -49,7 +49,10 @@ def test_schemathesis_finds_nothing(tmp_path, limits):
 
     app = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("st"),
                       "QUEUE_NAME": unique_name("stq"), "RATE_LIMITS": limits,
-                      "MAX_WAIT_SECONDS": 1})  # prompts long-poll 1 s at most, not 60
+                      # a long poll (prompt, chance with wait=N) still takes the held-wait
+                      # path (wait slots, the change hub) but for 50 ms, not 60 s (nor 1 s:
+                      # that was ~10 s idle a run)
+                      "MAX_WAIT_SECONDS": 0.05})
     client = app.test_client()
     match = create(client, seed=3)
     tour = client.post("/v1/tournaments", json={"game": "gops", "format": "ladder",

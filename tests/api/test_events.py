@@ -15,6 +15,7 @@ import requests
 from referee.core import engine
 from referee.games import GAMES
 from tests.support.http import BIN, free_port, stop_process, wait_for_http
+from tests.support.threads import join_threads, start_threads
 
 
 def _serve(**env):
@@ -123,14 +124,11 @@ def test_spectator_and_seat_follow_every_version_and_only_the_seat_sees_its_hand
     match_id, token = created["id"], created["tokens"]["0"]
     url = f"{base}/v1/matches/{match_id}/events"
     spectator, seat, opened = [], [], [threading.Event(), threading.Event()]
-    readers = [threading.Thread(target=_collect, args=(url, None, spectator, opened[0])),
-               threading.Thread(target=_collect, args=(url, _auth(token), seat, opened[1]))]
-    for reader in readers:
-        reader.start()
+    readers = start_threads(_collect, [(url, None, spectator, opened[0]),
+                                       (url, _auth(token), seat, opened[1])])
     assert all(o.wait(15) for o in opened)   # both streams open while seat 0 is to act
     _play_seat(base, match_id, token)
-    for reader in readers:
-        reader.join(60)
+    join_threads(readers, 60)
     final = _over(base, match_id)
     log = requests.get(f"{base}/v1/matches/{match_id}/log", timeout=10).json()
     game = GAMES.get("dschunke")

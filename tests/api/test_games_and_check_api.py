@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
+
+@pytest.fixture
+def app(shared_app):
+    """The module's tests share one app (tests/conftest.py shared_app): each makes its own
+    matches or asks stateless routes."""
+    return shared_app
+
 
 def test_games_are_listed_with_their_specs(client):
     """Every registered game appears, with options, moves (schema + example) and hidden info."""

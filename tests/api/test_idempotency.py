@@ -4,8 +4,7 @@ sent by 10 clients without expected_version landed 21 extra times over 54 decisi
 from __future__ import annotations
 
 from tests.conftest import organiser_client
-
-import threading
+from tests.support.threads import run_threads
 
 
 
@@ -45,11 +44,7 @@ def test_ten_clients_sending_one_move_with_one_key_land_it_once(app):
         answers.append(c.post(f"/v1/matches/{match_id}/moves", json={"move": move},
                               headers=headers).status_code)
 
-    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(send, [(c,) for c in clients])
     assert answers == [200] * 10
     assert len(clients[0].get(f"/v1/matches/{match_id}/log").json["moves"]) == 1
 

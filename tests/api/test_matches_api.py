@@ -6,7 +6,16 @@ import json
 import threading
 import time
 
+import pytest
+
 from tests.api.helpers import auth, create, play_out, wait_until
+
+
+@pytest.fixture
+def app(shared_app):
+    """The module's tests share one app (tests/conftest.py shared_app): each makes its own
+    matches (the listing test asks for its two newest)."""
+    return shared_app
 
 
 def test_create_returns_id_tokens_and_version(client):

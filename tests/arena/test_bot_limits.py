@@ -3,7 +3,6 @@ in a row is disabled until its owner re-enables it."""
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
@@ -18,6 +17,7 @@ from tests.api.helpers import wait_until
 from tests.arena.helpers import arena_match, finished, register
 from tests.conftest import account_client, delete_keys, organiser_client, unique_name
 from tests.support.bots import BotServer, counting_handler
+from tests.support.threads import run_threads
 
 
 @pytest.fixture
@@ -60,11 +60,7 @@ def test_calls_from_two_processes_share_the_cap(redis_prefix):
 
         def play(registry):
             replies.append(registry.call(record, "/move", {"x": 1}, 5.0))
-        threads = [threading.Thread(target=play, args=(workers[i % 2],)) for i in range(6)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        run_threads(play, [(workers[i % 2],) for i in range(6)])
     finally:
         bot.stop()
     assert [r.failure for r in replies] == [None] * 6 and peak[0] == 2

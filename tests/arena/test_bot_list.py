@@ -32,7 +32,7 @@ class Chatty(BaseHTTPRequestHandler):
 def chatty():
     """The chatty bot on loopback; its base URL."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), Chatty)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
 

@@ -20,6 +20,7 @@ from referee.service.config import Settings
 from tests.api.helpers import wait_until
 from tests.conftest import delete_keys, unique_name
 from tests.support.bots import BotServer, counting_handler
+from tests.support.threads import run_threads
 
 
 @pytest.fixture
@@ -155,11 +156,7 @@ def test_two_matches_of_one_capped_bot_share_its_single_slot(arena):
         def play(match_id):
             while runner.advance(arena.service, match_id):
                 pass
-        threads = [threading.Thread(target=play, args=(m,)) for m in ids]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        run_threads(play, [(m,) for m in ids])
     finally:
         bot.stop()
     for match_id in ids:

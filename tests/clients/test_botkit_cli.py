@@ -51,7 +51,7 @@ def test_another_server_on_the_port_is_one_line(tmp_path):
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NotUs)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}"
         done = _run_bot("--register", url, "--register-wait", "1", "--games", "dschunke",

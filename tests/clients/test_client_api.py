@@ -10,6 +10,7 @@ import time
 import pytest
 
 from referee_client import Client
+from tests.support.threads import run_threads
 
 
 def test_service_endpoints(api):
@@ -94,11 +95,7 @@ def test_two_seats_played_at_once_by_threads(api):
     def play(i):
         finals[i] = seats[i].play(lambda prompt: prompt["legal_moves"][-1], wait=5)
 
-    threads = [threading.Thread(target=play, args=(i,)) for i in (0, 1)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    run_threads(play, [(0,), (1,)], timeout=30)
     assert [f["status"] for f in finals] == ["over", "over"]
     assert [f["you"] for f in finals] == [0, 1]
 

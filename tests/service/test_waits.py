@@ -3,7 +3,6 @@ match that changed, survives losing its connection, and the slots count per call
 
 from __future__ import annotations
 
-import threading
 import time
 import uuid
 
@@ -11,6 +10,7 @@ import pytest
 import redis
 
 from referee.service.waits import ChangeHub, TooManyWaits, WaitCapacity, WaitSlots
+from tests.support.threads import join_threads, start_threads
 
 
 class _Live:
@@ -34,10 +34,7 @@ def _waiters(hub, versions: dict, match_id: str, count: int, results: list):
     def wait():
         live = hub.wait_for_change(match_id, 0, 20, lambda: _Live(versions[match_id]))
         results.append((match_id, live.version))
-    threads = [threading.Thread(target=wait) for _ in range(count)]
-    for t in threads:
-        t.start()
-    return threads
+    return start_threads(wait, [()] * count)
 
 
 def test_one_listener_wakes_only_the_waiters_of_the_match_that_changed(hub):
@@ -51,13 +48,11 @@ def test_one_listener_wakes_only_the_waiters_of_the_match_that_changed(hub):
     assert sum(c["psub"] == "1" for c in named) == 1 and len(named) <= 3
     versions["a"] = 1
     hub.client.publish(f"{hub.prefix}:m:a:events", 1)
-    for t in threads[:100]:
-        t.join(5)
+    join_threads(threads[:100], 5)
     assert sorted(results) == [("a", 1)] * 100
     versions["b"] = 1
     hub.client.publish(f"{hub.prefix}:m:b:events", 1)
-    for t in threads[100:]:
-        t.join(5)
+    join_threads(threads[100:], 5)
     assert len(results) == 200
 
 
@@ -71,8 +66,7 @@ def test_the_listener_comes_back_after_losing_its_connection(hub):
                 c["psub"] == "1"]
     versions["a"] = 1      # changed while the listener is gone: nobody publishes it
     hub.client.client_kill_filter(_id=listener[0]["id"])
-    for t in threads:
-        t.join(10)
+    join_threads(threads, 10)
     assert results == [("a", 1)] * 5
     deadline = time.monotonic() + 10
     while not [c for c in hub.client.client_list() if c["name"] == hub.name and
@@ -84,8 +78,7 @@ def test_the_listener_comes_back_after_losing_its_connection(hub):
     time.sleep(0.3)
     versions["b"] = 1
     hub.client.publish(f"{hub.prefix}:m:b:events", 1)
-    for t in threads:
-        t.join(5)
+    join_threads(threads, 5)
     assert results == [("b", 1)] * 3
 
 

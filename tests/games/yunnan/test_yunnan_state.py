@@ -3,6 +3,7 @@ accepts every state play reaches, and the listing shortcuts agree with the check
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -25,10 +26,17 @@ def _playout(players: int, seed: int, options: dict | None = None, stop: int | N
 
 
 def _at(players: int, step: str, seed: int = 1, **options) -> dict:
-    """A JSON copy of the first state of a playout pending `step`."""
-    for s in _playout(players, seed, options):
+    """A JSON copy of the first state of a playout pending `step` (a fresh copy each call)."""
+    return json.loads(_first_at(players, step, seed, json.dumps(options, sort_keys=True)))
+
+
+@functools.cache
+def _first_at(players: int, step: str, seed: int, options: str) -> str:
+    """The first state pending `step` as JSON text, computed once per module: the ~50
+    broken-state cases each played the same whole playout to find it."""
+    for s in _playout(players, seed, json.loads(options)):
         if s["step"] == step:
-            return json.loads(json.dumps(s))
+            return json.dumps(s)
     raise AssertionError(f"no {step} in the playout")
 
 
