@@ -50,20 +50,15 @@ def view(state: dict, viewer: int | None) -> dict:
 
 def _junks(state: dict) -> dict:
     hidden = goods_hidden(state)
-    visible = visible_table(state["junks"], state["players"])
+    junks, supply = state["junks"], state["supply"]
+    visible = visible_table(junks, state["players"])
     out = {}
     for junk in JUNKS:
-        pile = _pile(state, junk)
-        out[junk] = {"layers": state["junks"][junk]["layers"], "visible": visible[junk],
+        pile = state["store"] if junk == ANY_JUNK else {junk: supply[junk]}
+        out[junk] = {"layers": junks[junk]["layers"], "visible": visible[junk],
                      "goods": None if hidden or pile is None else pile,
                      "has_goods": bool(pile and any(pile.values()))}
     return out
-
-
-def _pile(state: dict, junk: str) -> dict | None:
-    if junk == ANY_JUNK:
-        return state["store"]
-    return {junk: state["supply"][junk]}
 
 
 def _merchants(state: dict) -> dict:
@@ -78,18 +73,21 @@ def _merchants(state: dict) -> dict:
 def _seat(state: dict, seat: int, viewer: int | None, over: bool) -> dict:
     info = state["seats"][seat]
     mine = over or seat == viewer
-    stake = _stake(state, seat)
+    hand = info["hand"]
+    held = hand_size(info)
+    if not mine:   # sealed cards still count as held for the others: the bid size stays secret
+        held += sum(_stake(state, seat).values())
     return {
         "colour": state["colours"][seat], "strips": info["strips"],
         "resupply": resupply_count(info),
-        # sealed cards still count as held for the others, so the bid size stays secret
-        "hand_size": hand_size(info) + (0 if mine else sum(stake.values())),
-        "hand": dict(info["hand"]) if mine else None,
+        "hand_size": held,
+        "hand": dict(hand) if mine else None,
         "cash": info["cash"] if mine else None,
         "open_cards": [r["card"] for r in info["open"]],
         "played_cards": [r["card"] for r in info["played"]],
-        "hidden_cards": [{"stack": r["stack"], "round": r["round"],
-                          **({"card": r["card"]} if mine else {})} for r in info["cards"]],
+        "hidden_cards": [{"stack": r["stack"], "round": r["round"], "card": r["card"]}
+                         for r in info["cards"]] if mine else
+        [{"stack": r["stack"], "round": r["round"]} for r in info["cards"]],
     }
 
 
