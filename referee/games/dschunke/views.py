@@ -20,14 +20,51 @@ def goods_hidden(state: dict) -> bool:
     return not is_over(state) and state["phase"] in (3, 4)
 
 
-def view(state: dict, viewer: int | None) -> dict:
-    """The state as `viewer` may see it (everything is shown once the game is over)."""
+def view(state: dict, viewer: int | None, shared: dict | None = None) -> dict:
+    """The state as `viewer` may see it (everything is shown once the game is over).
+
+    `shared`: a dict kept with this state by a caller that only serialises the views it gets
+    (Dschunke.served_view): what every viewer of the state sees alike (the table, the other
+    seats' public blocks) is built once into it and shared by the views of that state."""
     over = is_over(state)
-    market = state["market"]
+    shared = {} if shared is None else shared
+    public = shared.get("public")
+    if public is None:
+        public = shared["public"] = _public(state)
+    others = shared.setdefault("seats", {})
+    seats = []
+    for seat in range(state["players"]):
+        if over or seat == viewer:
+            seats.append(_seat(state, seat, viewer, over))
+            continue
+        block = others.get(seat)   # not the viewer's: the same for every other viewer
+        if block is None:
+            block = others[seat] = _seat(state, seat, viewer, over)
+        seats.append(block)
     data = {
         "round": state["round"], "phase": state["phase"], "over": over,
         "players": state["players"], "colours": state["colours"], "you": viewer,
         "start_player": state["start"],
+        "market": public["market"],
+        "junks": public["junks"],
+        "merchants": public["merchants"],
+        "assistants": public["assistants"],
+        "seats": seats,
+        "stacks": [_stack(state, k, viewer, over) for k in range(STACKS)],
+        "announced": state["announced"],
+        "stage": public["stage"],
+        "poker": _poker(state, viewer),
+        "last_poker": state["last_poker"],
+    }
+    if over:
+        data["final"] = breakdown(state)
+    return data
+
+
+def _public(state: dict) -> dict:
+    """The parts of the view every viewer sees alike."""
+    market = state["market"]
+    return {
         "market": {"card": MARKET[market["card"]] if market["card"] is not None else None,
                    "settled": market["settled"], "deck_size": len(market["deck"]),
                    "played": [MARKET[c] for c in market["seen"]]},
@@ -36,16 +73,8 @@ def view(state: dict, viewer: int | None) -> dict:
         "assistants": {t: {"space": state["round"] - 1, "used": a["used"],
                            "action": ACTIONS[TRACKS[t]["spaces"][state["round"] - 1]]}
                        for t, a in state["assistants"].items()},
-        "seats": [_seat(state, seat, viewer, over) for seat in range(state["players"])],
-        "stacks": [_stack(state, k, viewer, over) for k in range(STACKS)],
-        "announced": state["announced"],
         "stage": _stage(state),
-        "poker": _poker(state, viewer),
-        "last_poker": state["last_poker"],
     }
-    if over:
-        data["final"] = breakdown(state)
-    return data
 
 
 def _junks(state: dict) -> dict:
