@@ -23,8 +23,21 @@ def visible_crates(layers: list, seat: int) -> int:
 
 
 def visible_table(junks: dict, players: int) -> dict:
-    """Visible crates per junk per seat: {junk: [count per seat]}."""
-    return {j: [visible_crates(junks[j]["layers"], s) for s in range(players)] for j in JUNKS}
+    """Visible crates per junk per seat: {junk: [count per seat]} (`visible_crates` of each,
+    a junk's layers looked up once: every view shows the table)."""
+    table, seats = {}, range(players)
+    for junk in JUNKS:
+        layers = junks[junk]["layers"]
+        if not layers:
+            table[junk] = [0 for _ in seats]
+            continue
+        top = layers[-1]
+        if len(layers) > 1:
+            below, under = layers[-2], CRATES - len(top)
+            table[junk] = [CRATES * top.count(s) + under * below.count(s) for s in seats]
+        else:
+            table[junk] = [CRATES * top.count(s) for s in seats]
+    return table
 
 
 def load_strip(layers: list, seat: int) -> None:

@@ -20,26 +20,39 @@ def goods_hidden(state: dict) -> bool:
     return not is_over(state) and state["phase"] in (3, 4)
 
 
-def view(state: dict, viewer: int | None) -> dict:
-    """The state as `viewer` may see it (everything is shown once the game is over)."""
+def view(state: dict, viewer: int | None, shared: dict | None = None) -> dict:
+    """The state as `viewer` may see it (everything is shown once the game is over).
+
+    `shared`: a dict kept with this state by a caller that only serialises the views it gets
+    (Dschunke.served_view): what every viewer of the state sees alike (the table, the other
+    seats' public blocks) is built once into it and shared by the views of that state."""
     over = is_over(state)
-    market = state["market"]
+    shared = {} if shared is None else shared
+    public = shared.get("public")
+    if public is None:
+        public = shared["public"] = _public(state)
+    others = shared.setdefault("seats", {})
+    seats = []
+    for seat in range(state["players"]):
+        if over or seat == viewer:
+            seats.append(_seat(state, seat, viewer, over))
+            continue
+        block = others.get(seat)   # not the viewer's: the same for every other viewer
+        if block is None:
+            block = others[seat] = _seat(state, seat, viewer, over)
+        seats.append(block)
     data = {
         "round": state["round"], "phase": state["phase"], "over": over,
         "players": state["players"], "colours": state["colours"], "you": viewer,
         "start_player": state["start"],
-        "market": {"card": MARKET[market["card"]] if market["card"] is not None else None,
-                   "settled": market["settled"], "deck_size": len(market["deck"]),
-                   "played": [MARKET[c] for c in market["seen"]]},
-        "junks": _junks(state),
-        "merchants": _merchants(state),
-        "assistants": {t: {"space": state["round"] - 1, "used": a["used"],
-                           "action": ACTIONS[TRACKS[t]["spaces"][state["round"] - 1]]}
-                       for t, a in state["assistants"].items()},
-        "seats": [_seat(state, seat, viewer, over) for seat in range(state["players"])],
+        "market": public["market"],
+        "junks": public["junks"],
+        "merchants": public["merchants"],
+        "assistants": public["assistants"],
+        "seats": seats,
         "stacks": [_stack(state, k, viewer, over) for k in range(STACKS)],
         "announced": state["announced"],
-        "stage": _stage(state),
+        "stage": public["stage"],
         "poker": _poker(state, viewer),
         "last_poker": state["last_poker"],
     }
@@ -48,22 +61,33 @@ def view(state: dict, viewer: int | None) -> dict:
     return data
 
 
+def _public(state: dict) -> dict:
+    """The parts of the view every viewer sees alike."""
+    market = state["market"]
+    return {
+        "market": {"card": MARKET[market["card"]] if market["card"] is not None else None,
+                   "settled": market["settled"], "deck_size": len(market["deck"]),
+                   "played": [MARKET[c] for c in market["seen"]]},
+        "junks": _junks(state),
+        "merchants": _merchants(state),
+        "assistants": {t: {"space": state["round"] - 1, "used": a["used"],
+                           "action": ACTIONS[TRACKS[t]["spaces"][state["round"] - 1]]}
+                       for t, a in state["assistants"].items()},
+        "stage": _stage(state),
+    }
+
+
 def _junks(state: dict) -> dict:
     hidden = goods_hidden(state)
-    visible = visible_table(state["junks"], state["players"])
+    junks, supply = state["junks"], state["supply"]
+    visible = visible_table(junks, state["players"])
     out = {}
     for junk in JUNKS:
-        pile = _pile(state, junk)
-        out[junk] = {"layers": state["junks"][junk]["layers"], "visible": visible[junk],
+        pile = state["store"] if junk == ANY_JUNK else {junk: supply[junk]}
+        out[junk] = {"layers": junks[junk]["layers"], "visible": visible[junk],
                      "goods": None if hidden or pile is None else pile,
                      "has_goods": bool(pile and any(pile.values()))}
     return out
-
-
-def _pile(state: dict, junk: str) -> dict | None:
-    if junk == ANY_JUNK:
-        return state["store"]
-    return {junk: state["supply"][junk]}
 
 
 def _merchants(state: dict) -> dict:
@@ -78,18 +102,21 @@ def _merchants(state: dict) -> dict:
 def _seat(state: dict, seat: int, viewer: int | None, over: bool) -> dict:
     info = state["seats"][seat]
     mine = over or seat == viewer
-    stake = _stake(state, seat)
+    hand = info["hand"]
+    held = hand_size(info)
+    if not mine:   # sealed cards still count as held for the others: the bid size stays secret
+        held += sum(_stake(state, seat).values())
     return {
         "colour": state["colours"][seat], "strips": info["strips"],
         "resupply": resupply_count(info),
-        # sealed cards still count as held for the others, so the bid size stays secret
-        "hand_size": hand_size(info) + (0 if mine else sum(stake.values())),
-        "hand": dict(info["hand"]) if mine else None,
+        "hand_size": held,
+        "hand": dict(hand) if mine else None,
         "cash": info["cash"] if mine else None,
         "open_cards": [r["card"] for r in info["open"]],
         "played_cards": [r["card"] for r in info["played"]],
-        "hidden_cards": [{"stack": r["stack"], "round": r["round"],
-                          **({"card": r["card"]} if mine else {})} for r in info["cards"]],
+        "hidden_cards": [{"stack": r["stack"], "round": r["round"], "card": r["card"]}
+                         for r in info["cards"]] if mine else
+        [{"stack": r["stack"], "round": r["round"]} for r in info["cards"]],
     }
 
 
