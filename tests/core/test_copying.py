@@ -11,7 +11,7 @@ from collections import OrderedDict
 import pytest
 
 from referee.conformance import playable_setups
-from referee.core import engine, kit
+from referee.core import engine, kit, suspend
 from referee.core.canonical import canonical
 from referee.core.chance import EXTERNAL, INTERNAL
 from referee.core.copying import deep_copy, json_copy
@@ -96,10 +96,11 @@ CASES = [pytest.param(game, players, options, chance,
 @pytest.mark.parametrize("game, players, options, chance", CASES)
 def test_json_copy_plays_as_deep_copy(game, players, options, chance, monkeypatch):
     """The games' states are JSON as they are (so json_copy copies them by orjson, never by
-    its fallback), and a playout with the kit copying by json_copy passes through the very
-    states it does copying by marshal (deep_copy), which also keeps an object reached twice
+    its fallback), and a playout with the kit (and its external chance, `suspend`) copying by
+    json_copy passes through the very states it does copying by marshal (deep_copy), which also keeps an object reached twice
     as one (a Dschunke poker reveal stays in `last_poker`: never changed after, it plays the
     same either way)."""
     fast = _playout(game, players, options, chance, 11)
     monkeypatch.setattr(kit, "json_copy", deep_copy)
+    monkeypatch.setattr(suspend, "json_copy", deep_copy)
     assert _playout(game, players, options, chance, 11) == fast
