@@ -17,6 +17,7 @@ from referee.core.canonical import canonical, parse
 from referee.core.chance import CHANCE, INTERNAL
 from referee.core.errors import NotYourTurn, RefereeError
 from referee.core.game import Game
+from referee.core.kit import KitGame
 from referee.core.rng import Rng
 from referee.core.schema import schema_errors
 from referee.core.schemafast import checker, conforms
@@ -126,13 +127,36 @@ class _Before:
 
     def __init__(self, game: Game, state, text: bytes, exact: bool = True):
         self.game, self.state, self.text = game, state, text
-        self.fingerprint = _fingerprint(state) if exact else None
+        self.fingerprint = _state_fingerprint(game, state) if exact else None
 
     def unchanged(self) -> bool:
         """Whether the state still has its canonical text (its exact bytes first: cheaper)."""
-        if self.fingerprint is not None and _fingerprint(self.state) == self.fingerprint:
+        if (self.fingerprint is not None
+                and _state_fingerprint(self.game, self.state) == self.fingerprint):
             return True
         return _snapshot(self.game, self.state) == self.text
+
+
+_JSON_ONLY = (orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
+              | orjson.OPT_PASSTHROUGH_DATETIME)
+"""orjson writes only builtin JSON types (a subclass, a dataclass, a date: TypeError)."""
+
+
+def _state_fingerprint(game: Game, state) -> bytes | None:
+    """Bytes whose equality means equal canonical text of the state (`_snapshot`).
+
+    A kit game's `to_dict` is an exact copy of its state, so the snapshot is the state's own
+    canonical JSON, which its orjson text (keys in place, builtin types only) decides: the
+    same text, the same JSON value, the same sorted text; about 3x cheaper than marshal's
+    bytes. Any other game's `to_dict` is its own code: its state is told by `_fingerprint`.
+    """
+    if type(game).to_dict is KitGame.to_dict:
+        try:
+            return b"j" + orjson.dumps(state, option=_JSON_ONLY)
+        except TypeError:  # orjson.JSONEncodeError: not JSON data as it is
+            pass
+    found = _fingerprint(state)
+    return found if found is None else b"m" + found
 
 
 def _check_same_setup(game, players, options, seed, state) -> None:
@@ -165,9 +189,13 @@ def _check_state(game, state, players, stats, rng, views, seed=None, schemas=Non
             assert game.legal_moves(state, seat) == [], f"seat {seat} not pending has legal moves"
     if views:
         served = {viewer: game.served_view(state, viewer) for viewer in [None, *range(players)]}
+        # a re-deal is told apart by its stored form beside the state's own, not beside the
+        # copy `data`: a re-deal that shares the parts it leaves alone (Yinzi's) compares
+        # those by identity, where beside a copy every one of them was compared in full
+        stored = game.stored(state)
         for viewer, view in served.items():
             stats.redeterminations_differing += _check_view_hides(game, state, viewer, view, rng,
-                                                                  seed, data, seats, schemas)
+                                                                  seed, stored, seats, schemas)
         # `view` is `served_view` made the caller's own (a copy, in the games that share):
         # the same data, checked for one viewer a state in turn, every viewer within a few
         viewer = [*served][stats.checked_states % len(served)]
