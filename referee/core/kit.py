@@ -89,7 +89,12 @@ message is the code's first segment; pass `rule=` when it differs, e.g. Yunnan's
 State. `state_schema` is JSON Schema (see `referee.core.statecheck` for short builders);
 `check_state(state)` checks what a schema cannot (lengths per player, conservation), raising
 `statecheck.state_error("$.hands", "one hand per player")`; it runs only on data that fits
-the schema, and a stray KeyError/TypeError there still becomes InvalidState.
+the schema, and a stray KeyError/TypeError there still becomes InvalidState. A state is
+JSON data, as the service stores it: dicts with str keys, lists, str, int, float, bool and
+None (no tuples, no Enum members). The kit's copies (`apply`, `to_dict`, `from_dict`) are
+`copying.json_copy`, exact for such data; an object found in two places of the state comes
+back as two equal objects, as from the service's JSON, so a game never changes one of them
+expecting the other to follow.
 
 External chance (`referee.core.chance`, `referee.core.suspend`). A kit game whose random
 events all go through `chance.draw`/`take`/`shuffled` sets `external_chance = True`; then
@@ -122,7 +127,7 @@ from typing import Callable, Iterable
 
 from referee.core import suspend
 from referee.core.chance import CHANCE
-from referee.core.copying import deep_copy
+from referee.core.copying import json_copy
 from referee.core.errors import IllegalMove, InvalidState, NotYourTurn, UnexpectedMove
 from referee.core.game import Game
 from referee.core.schema import check_schema
@@ -269,7 +274,7 @@ class KitGame(Game):
             refusal = rule.check(state, seat, move)
             if refusal is not None:
                 raise refusal
-        new = deep_copy(state)
+        new = json_copy(state)
         rule.play(new, seat, move)
         self.settle(new)
         return new
@@ -289,7 +294,7 @@ class KitGame(Game):
 
     def to_dict(self, state) -> dict:
         """The complete state as plain data (a copy)."""
-        return deep_copy(state)
+        return json_copy(state)
 
     def stored(self, state) -> dict:
         """The state itself: a kit state is already its plain data, and a caller of `stored`
@@ -312,7 +317,7 @@ class KitGame(Game):
         if suspend.is_external(data):
             return suspend.load(self, data, self._check_plain)
         self._check_plain(data)
-        return deep_copy(data)
+        return json_copy(data)
 
     def _check_plain(self, data) -> None:
         """`state_schema` and `check_state` on a game state without its chance record."""

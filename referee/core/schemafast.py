@@ -36,10 +36,19 @@ def conforms(value, schema: dict) -> bool:
     """Whether `value` fits `schema` (the same verdict as an empty `schema_errors`)."""
     entry = _CACHE.get(id(schema))
     if entry is None or entry[0] is not schema:
+        return checker(schema)(value)
+    return entry[1](value)
+
+
+def checker(schema: dict) -> Check:
+    """The compiled check of `schema` (compiled once per schema object, then remembered):
+    for a caller that checks many values against one schema without a lookup each time."""
+    entry = _CACHE.get(id(schema))
+    if entry is None or entry[0] is not schema:
         if len(_CACHE) >= _CACHE_LIMIT:  # schemas built per call must not grow it forever
             _CACHE.clear()
         entry = _CACHE[id(schema)] = (schema, compile_check(schema))
-    return entry[1](value)
+    return entry[1]
 
 
 def compile_check(schema: dict) -> Check:

@@ -24,7 +24,7 @@ import json
 
 from referee.core import chance, engine
 from referee.core.chance import CHANCE, EXTERNAL, EXTERNAL_SEED, NOBODY, NeedChance
-from referee.core.copying import deep_copy
+from referee.core.copying import json_copy
 from referee.core.errors import ChanceUnsupported, InvalidState, NotYourTurn, RefereeError
 from referee.core.schema import first_error
 from referee.core.statecheck import enum, list_of, nat, nullable, record, state_error, string
@@ -124,7 +124,7 @@ def _setup(game, params: dict, supplied: list) -> dict:
 def _move(game, base: dict, seat: int, move: dict, supplied: list) -> dict:
     """Play `move` on a copy of `base` with `supplied` outcomes; the base waits if they run out."""
     rule = game.rule_for(base, seat, move)
-    new = deep_copy(base)
+    new = json_copy(base)
     try:
         with chance.session(EXTERNAL, supplied) as active:
             rule.play(new, seat, move)
@@ -137,7 +137,7 @@ def _move(game, base: dict, seat: int, move: dict, supplied: list) -> dict:
 
 
 def _waiting(base, seat, move, setup, supplied, need: NeedChance) -> dict:
-    out = deep_copy(base) if base is not None else {}
+    out = json_copy(base) if base is not None else {}
     # plain JSON data, so a stored and a fresh state compare equal
     found = json.loads(json.dumps({"seat": seat, "move": move, "setup": setup,
                                    "supplied": supplied, "need": need.to_dict()}))
@@ -171,7 +171,7 @@ def load(game, data: dict, load_plain) -> dict:
         _check_waiting_move(game, base, found["seat"], found["move"])
         _verify(game, found, lambda supplied: _move(game, base, found["seat"], found["move"],
                                                     supplied))
-    return deep_copy(data)
+    return json_copy(data)
 
 
 def _check_waiting_move(game, base: dict, seat: int, move: dict) -> None:
@@ -201,7 +201,7 @@ def _load_setup(game, data: dict, found: dict) -> dict:
     except RefereeError as err:
         _invalid(name, "$.chance.waiting.setup", err.message)
     _verify(game, found, lambda supplied: _setup(game, {**params, "options": options}, supplied))
-    return deep_copy(data)
+    return json_copy(data)
 
 
 def _verify(game, found: dict, replay) -> None:

@@ -109,8 +109,8 @@ def test_apply_still_checks_a_trusted_rule():
 def test_checking_a_candidate_does_not_copy(monkeypatch):
     """legal_moves never copies the state; apply copies exactly once; a refused move never."""
     calls = []
-    real = kit_mod.deep_copy
-    monkeypatch.setattr(kit_mod, "deep_copy", lambda data: calls.append(1) or real(data))
+    real = kit_mod.json_copy
+    monkeypatch.setattr(kit_mod, "json_copy", lambda data: calls.append(1) or real(data))
     state = fresh(3)
     assert len(GAME.legal_moves(state, 0)) == 4 and calls == []
     GAME.apply(state, 0, {"type": "bid", "card": 2})

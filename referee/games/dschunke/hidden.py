@@ -9,14 +9,14 @@ other seats' goods (and the junk piles during phases 3-4), their sealed bids and
 from __future__ import annotations
 
 from referee.core import Rng
-from referee.core.copying import deep_copy
+from referee.core.copying import json_copy
 from referee.games.dschunke.data import GOODS, SETUP, STACKS
 from referee.games.dschunke.views import goods_hidden, is_over
 
 
 def redetermine(state: dict, viewer: int | None, rng: Rng) -> dict:
     """A state `viewer` cannot tell apart from `state`, hidden parts drawn at random."""
-    s = deep_copy(state)
+    s = json_copy(state)
     if is_over(s):
         return s  # everything is revealed at the end
     s["market"]["deck"] = rng.shuffled(s["market"]["deck"])

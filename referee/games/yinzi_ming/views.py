@@ -10,7 +10,7 @@ order (it is kept sorted) and every outcome is public, so nothing is left to re-
 from __future__ import annotations
 
 from referee.core import Rng, suspend
-from referee.core.copying import deep_copy
+from referee.core.copying import json_copy
 from referee.core.rng import MAX_SEED
 from referee.games.yinzi_ming import board, data
 
@@ -65,7 +65,7 @@ Good takes, the Goods each Ship's slots want. In the view so clients never copy 
 
 def view(s, seat: int | None) -> dict:
     """The state as `seat` (None: a spectator) may see it."""
-    return deep_copy(served_view(s, seat))
+    return json_copy(served_view(s, seat))
 
 
 def served_view(s, seat: int | None) -> dict:

@@ -9,7 +9,7 @@ content follows from the cards seen, so nothing is hidden; the core's chance rec
 from __future__ import annotations
 
 from referee.core import suspend
-from referee.core.copying import deep_copy
+from referee.core.copying import json_copy
 from referee.games.yunnan.data import GORGE_IDS, PROVINCES
 
 _PRIVATE = ("seed", "duli_cards", suspend.KEY)
@@ -21,7 +21,7 @@ def view(s, seat: int | None) -> dict:
     Single places (a horse, a guard, the Gorge Blocker, bridges, the journey, where to
     displace) are named as in moves; counts per province stay lists in `provinces` order.
     """
-    return deep_copy(served_view(s, seat))
+    return json_copy(served_view(s, seat))
 
 
 def served_view(s, seat: int | None) -> dict:
@@ -61,6 +61,6 @@ def redetermine(s, seat, rng):
     pile has no order to re-deal: it stays sorted)."""
     if s["duli_cards"] is None or suspend.is_external(s):
         return s
-    out = deep_copy(s)
+    out = json_copy(s)
     out["duli_cards"]["deck"] = rng.shuffled(out["duli_cards"]["deck"])
     return out
