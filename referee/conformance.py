@@ -15,6 +15,7 @@ from referee import conformance_chance as chancecheck
 from referee.core import engine
 from referee.core.canonical import canonical, parse
 from referee.core.chance import CHANCE, INTERNAL
+from referee.core.copying import JSON_ONLY
 from referee.core.errors import NotYourTurn, RefereeError
 from referee.core.game import Game
 from referee.core.kit import KitGame
@@ -137,11 +138,6 @@ class _Before:
         return _snapshot(self.game, self.state) == self.text
 
 
-_JSON_ONLY = (orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
-              | orjson.OPT_PASSTHROUGH_DATETIME)
-"""orjson writes only builtin JSON types (a subclass, a dataclass, a date: TypeError)."""
-
-
 def _state_fingerprint(game: Game, state) -> bytes | None:
     """Bytes whose equality means equal canonical text of the state (`_snapshot`).
 
@@ -152,7 +148,7 @@ def _state_fingerprint(game: Game, state) -> bytes | None:
     """
     if type(game).to_dict is KitGame.to_dict:
         try:
-            return b"j" + orjson.dumps(state, option=_JSON_ONLY)
+            return b"j" + orjson.dumps(state, option=JSON_ONLY)
         except TypeError:  # orjson.JSONEncodeError: not JSON data as it is
             pass
     found = _fingerprint(state)

@@ -7,7 +7,7 @@ import pickle
 
 import orjson
 
-_JSON_ONLY = (orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
+JSON_ONLY = (orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
               | orjson.OPT_PASSTHROUGH_DATETIME)
 """orjson refuses (TypeError) what JSON would change: subclasses of str/int/dict/list (an
 OrderedDict, a flag), dataclasses, dates; non-str keys and integers beyond 64 bits too."""
@@ -32,7 +32,7 @@ def json_copy(data):
     """An independent copy of JSON data (a kit game's state): what `deep_copy` gives, cheaper.
 
     An orjson round trip (about 40% cheaper than marshal's on the games' states), kept only
-    when it is exact: orjson refuses what JSON cannot hold as it is (see `_JSON_ONLY`), and
+    when it is exact: orjson refuses what JSON cannot hold as it is (see `JSON_ONLY`), and
     what it writes in another form (a tuple as a list, NaN or infinity as null, an Enum or
     UUID as its value) no longer compares equal, so such data is copied by `deep_copy`.
     What no check here sees, and is not kept: an Enum member that is also a str or int comes
@@ -41,7 +41,7 @@ def json_copy(data):
     `stored` is the state itself); tests/core/test_copying.py plays every game both ways.
     """
     try:
-        copy = orjson.loads(orjson.dumps(data, option=_JSON_ONLY))
+        copy = orjson.loads(orjson.dumps(data, option=JSON_ONLY))
     except TypeError:  # orjson.JSONEncodeError: not JSON as it is
         return deep_copy(data)
     return copy if copy == data else deep_copy(data)
