@@ -33,13 +33,20 @@ _PRINTED_CROPS = tuple((sid, data.SPACES[sid]["crop"]) for sid in data.SPACE_IDS
 """Each board space in board order with its printed crop (`board.crop` without a Crop tile)."""
 
 
+_EMPTY_BOARD = {sid: {"crop": printed, "owner": None, "count": 0} for sid, printed in _PRINTED_CROPS}
+"""Every board space's entry while it holds no Peasant, Crop tile or Workshop: shared by the
+views (`served_view` is only serialised; `view` copies it)."""
+
+
 def _board(s) -> dict:
     """Every board space's crop and Peasants (plus its Crop tile and Workshop, if any)."""
     occupants, tiles, covered = s["occupants"], s["tiles"], s["covered"]
-    board_view = {}
-    for sid, printed in _PRINTED_CROPS:  # the hot loop of every view: `board.crop` inlined
+    board_view = dict(_EMPTY_BOARD)   # in board order; the few spaces in use rewritten
+    for sid in {*occupants, *tiles, *covered}:
+        if sid not in board_view:
+            continue   # not a board space (as before: only board spaces are listed)
         held, tile = occupants.get(sid), tiles.get(sid)
-        entry = {"crop": printed if tile is None else data.CROP_TILES[tile],
+        entry = {"crop": _EMPTY_BOARD[sid]["crop"] if tile is None else data.CROP_TILES[tile],
                  "owner": held["owner"] if held else None,
                  "count": held["count"] if held else 0}
         if tile is not None:
