@@ -14,10 +14,10 @@ latency, as the match waited for it.
 from __future__ import annotations
 
 import os
-import secrets
 import threading
 import time
 
+from arena.tokens import token_hex
 from referee.service.scripts import Rider, hot_script
 
 MAX_CALLS_ENV = "REFEREE_BOT_MAX_CALLS"
@@ -85,7 +85,7 @@ class CallSlots:
         ready = self._ready(bot_id, deadline, read)
         if ready is not None:
             return ready
-        key, token = self.key_of(bot_id), secrets.token_hex(8)
+        key, token = self.key_of(bot_id), token_hex(8)
         pause, value = 0.002, None
         deferred = list(self._deferred())
         self._deferred().clear()
@@ -113,7 +113,7 @@ class CallSlots:
         landed, the slot waits for the call (`acquire_reading`); with one that did not, it
         is given back at once. Not taken (the bot is at its cap), the call waits for one as
         usual: nobody is ever admitted over the cap."""
-        key, token = self.key_of(bot_id), secrets.token_hex(8)
+        key, token = self.key_of(bot_id), token_hex(8)
         deferred = list(self._deferred())
         now = time.time()
         expires = now + timeout_s + EXPIRY_MARGIN_S + RIDE_SLACK_S

@@ -23,8 +23,9 @@ Anything else is the bot's failure, recorded with a code and none of its bytes.
 from __future__ import annotations
 
 import hmac
-import secrets
 import time
+
+from arena.tokens import token_hex
 
 API_VERSION = "1"
 SIGNATURE_HEADER = "X-Referee-Signature"
@@ -42,7 +43,7 @@ def signature(secret: str, timestamp: str, nonce: str, body: bytes) -> str:
 def sign(secret: str, body: bytes, now: float | None = None) -> dict:
     """The signing headers for `body`."""
     timestamp = str(int(now if now is not None else time.time()))
-    nonce = secrets.token_hex(12)
+    nonce = token_hex(12)
     return {TIMESTAMP_HEADER: timestamp, NONCE_HEADER: nonce,
             SIGNATURE_HEADER: signature(secret, timestamp, nonce, body)}
 
