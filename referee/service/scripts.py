@@ -40,6 +40,12 @@ from referee.service import embeddedscripts
 log = logging.getLogger(__name__)
 
 
+_process = [os.getpid()]
+# this process's id, kept by a fork hook: os.getpid() is a system call, and `Sockets._take`
+# asked it on every command
+os.register_at_fork(after_in_child=lambda: _process.__setitem__(0, os.getpid()))
+
+
 def hot_script(client: redis.Redis, text: str, embedded=None):
     """A callable `(keys=[...], args=[...])` running `text` on the server of `client`: over our
     own sockets for a plain TCP server; on the embedded store, `embedded` (the same script in
@@ -130,7 +136,7 @@ class Sockets:
         self._reset()
 
     def _reset(self) -> None:
-        self._pid = os.getpid()
+        self._pid = _process[0]
         self._idle: list = []               # open connections nobody is using
         self._spare = [None] * self.most    # one per connection that may still be opened
         self._waiters = 0
@@ -194,7 +200,7 @@ class Sockets:
     def _take(self):
         """An idle connection, else a new one while fewer than `most` are open, else the
         first one freed within `wait` seconds (RedisConnectionError after that)."""
-        if self._pid != os.getpid():   # a forked child: the parent's sockets are not ours
+        if self._pid != _process[0]:   # a forked child: the parent's sockets are not ours
             self._reset()
         conn = self._idle_or_new()
         if conn is not None:
