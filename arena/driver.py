@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import replace
 
 from arena.botclient import PRIVATE_BYTES
 from arena.bots import BotRegistry
@@ -24,6 +23,7 @@ from arena.protocol import API_VERSION
 from referee.service import fastjson
 from referee.service.drivers import Choice, Turn
 from referee.service.errors import InvalidSeats
+from referee.service.scripts import Rider
 
 
 class BotDriver:
@@ -110,7 +110,7 @@ class BotDriver:
                     body, prepared = built
                     ready.sent = (live, seat, self.bots.dispatch(
                         bot, "/move", body, budget_ms / 1000, prepared))
-        return replace(rider, done=done, meanwhile=build)
+        return Rider(rider.script, rider.keys, rider.args, done, build)   # not replace(): ~3 us
 
     def _sent(self, turn: Turn | None):
         """The call dispatched ahead for this very turn (BotRegistry.dispatch), once; one
