@@ -134,7 +134,7 @@ class _Prepared:
         return engine.decision_for(game, state, seat)
 
 
-def _play_one(service, meta, batch: MoveBatch, seat: int, prepared: _Prepared | None = None):
+def _play_one(service, meta, batch: MoveBatch, seat: int, prepared: _Prepared):
     """Choose and commit one move for an automated seat at the batch's newest record: in the
     batch for a seat played here, else committed alone (the batch is empty then: it is
     flushed as soon as such a seat is pending). (Moves that landed, the newest live.)"""
@@ -146,7 +146,7 @@ def _play_one(service, meta, batch: MoveBatch, seat: int, prepared: _Prepared | 
         if landed or batch.live is not live:
             return landed, batch.live
         land = _alone(batch)
-    decision = (prepared or _Prepared()).decision(game, live, state, seat)
+    decision = prepared.decision(game, live, state, seat)
     if str(seat) in live.forfeits or meta.seat_kind(seat) == REMOTE:
         choice = Choice(random_move(game, state, seat, meta.seed, live.version))
         return _commit_choice(meta, live, game, state, seat, choice, "referee", land)
@@ -170,7 +170,7 @@ def _alone(batch: MoveBatch):
     return land
 
 
-def _next_rider(service, meta, live, state, prepared: _Prepared | None = None):
+def _next_rider(service, meta, live, state, prepared: _Prepared):
     """A script to send with the commit that stores `live` (of game state `state`): the
     driver of the seat that acts next prepares its turn (the arena takes the bot's call
     slot in the commit's round trip and builds its request meanwhile). None unless the
@@ -184,10 +184,8 @@ def _next_rider(service, meta, live, state, prepared: _Prepared | None = None):
     if prepare is None:
         return None
     game = service.games.get(meta.game)
-    turn = Turn(meta, live, game, state, seat, engine.decision_for(game, state, seat))
-    if prepared is not None:
-        prepared.turn = turn
-    return prepare(turn, ref)
+    prepared.turn = Turn(meta, live, game, state, seat, engine.decision_for(game, state, seat))
+    return prepare(prepared.turn, ref)
 
 
 def _stalling(meta, live, seat: int) -> Choice | None:
