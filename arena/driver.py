@@ -26,6 +26,14 @@ from referee.service.errors import InvalidSeats
 from referee.service.scripts import Rider
 
 
+def _budget(turn: Turn) -> tuple[dict, float, float]:
+    """The match's limits (defaults filled in), the seat's time bank left, and the time its
+    move may take (the move limit plus the bank), in ms."""
+    limits = {**DEFAULTS, **turn.meta.limits}
+    bank = float(turn.live.clocks.get(str(turn.seat), limits["bank_ms"]))
+    return limits, bank, limits["move_ms"] + bank
+
+
 class BotDriver:
     """Drives seats of kind `bot:<bot id>`."""
 
@@ -54,13 +62,11 @@ class BotDriver:
     def choose(self, turn: Turn, ref: str) -> Choice:
         """The bot's move, or the failure that stands in for it."""
         bot, meta, live, seat = self.bots.get(ref), turn.meta, turn.live, turn.seat
-        limits = {**DEFAULTS, **meta.limits}
-        bank = float(live.clocks.get(str(seat), limits["bank_ms"]))
+        limits, bank, budget_ms = _budget(turn)
         if self._first_request(meta.id, seat):
             failure = self._start(bot, turn, limits)
             if failure is not None:
                 return Choice(failure=failure, clock_ms=bank)
-        budget_ms = limits["move_ms"] + bank
         dispatched = self._sent(turn)
         if dispatched is None:
             body, prepared = self._built(turn, prepared=True) or \
@@ -86,9 +92,7 @@ class BotDriver:
         started already): the runner's bookkeeping after the commit then runs while the bot
         thinks, and `choose` reads the answer. None when the bot will not be called."""
         meta, live, seat = turn.meta, turn.live, turn.seat
-        limits = {**DEFAULTS, **meta.limits}
-        bank = float(live.clocks.get(str(seat), limits["bank_ms"]))
-        budget_ms = limits["move_ms"] + bank
+        limits, bank, budget_ms = _budget(turn)
         bot = self.bots.get(ref)
         rider = self.bots.ride(bot, max(limits["start_ms"], budget_ms) / 1000)
         if rider is None:
