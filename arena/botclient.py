@@ -17,6 +17,7 @@ most once a millisecond: REARM_S), and fail at once when nothing is left.
 
 from __future__ import annotations
 
+import functools
 import http.client
 import math
 import socket
@@ -114,8 +115,7 @@ class _Connection:
 
     def __init__(self, target: Target):
         self.target = target
-        self.host = host_header(target.host, target.port,
-                                443 if target.scheme == "https" else 80)
+        self.host = _host(target)
         self.deadline = math.inf
         self.sock, self.wire = None, None
         self.waiting = None   # a Sent whose answer has not been read on this connection
@@ -169,7 +169,6 @@ class _Connection:
         self.deadline = deadline
         if self.sock is not None:
             self.sock.deadline = deadline
-
 
 
 _local = threading.local()
@@ -340,8 +339,11 @@ def _stale(sent: Sent, err: Exception) -> bool:
         sent.reused and not sent.retried and not sent.answered
 
 
+@functools.lru_cache(maxsize=1024)
 def _host(target: Target) -> str:
-    return _connection(target)[0].host
+    """The Host header for the target's URL (remembered: a request is built every move, and
+    asking this thread's connection for it could give up a request waiting on it)."""
+    return host_header(target.host, target.port, 443 if target.scheme == "https" else 80)
 
 
 def _send(sent: Sent) -> None:
