@@ -52,9 +52,9 @@ def idempotency_key() -> str | None:
     return key
 
 
-def _seat(meta, svc=None) -> int:
-    """The caller's seat; a token is required."""
-    return (svc or service()).seat_of(meta, bearer_token())
+def _seat(meta, svc) -> int:
+    """The caller's seat in the match of `svc` (the MatchService); a token is required."""
+    return svc.seat_of(meta, bearer_token())
 
 
 @blp.route("")
