@@ -2,13 +2,13 @@
 
 Starts the README's deployment (gunicorn -c python:referee.gunicorn_conf -w 4 -k gevent
 --worker-connections 2000, a real Redis, rate limits off: `referee bench load` measures them)
-on a free port unless --url is given, and beside it, with the same gunicorn options, the
-floor: a bare Flask JSON endpoint (referee/bench/floor.py). For each client count, C client processes (keep-alive connections,
-http.client) play the service: create a match of remote seats, GET the prompt, POST a random
-legal move, repeat; and then the floor gets the same pairs of requests (a GET, a POST). Both
-in one run, interleaved per round. Prints validated (200) moves per second, p50/p99 of
-POST /moves and GET /prompt, and the server processes' CPU per request (from /proc) for both,
-with the ratio (the target: at most 2x the floor's).
+on a free port unless --url is given, and beside it, with the same gunicorn options, the floor:
+a bare Flask JSON endpoint (referee/bench/floor.py). For each client count, C client processes
+(keep-alive connections, http.client) play the service: create a match of remote seats, GET the
+prompt, POST a random legal move, repeat; and then the floor gets the same pairs of requests (a
+GET, a POST). Both in one run, interleaved per round. Prints validated (200) moves per second,
+p50/p99 of POST /moves and GET /prompt, and the server processes' CPU per request (from /proc)
+for both, with the ratio (the target: at most 2x the floor's).
 
     referee bench http [--game G] [--clients 1 8 32] [--seconds S] [--rounds R]
                        [--gunicorn-workers W] [--url URL] [--no-floor]
