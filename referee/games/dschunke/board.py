@@ -13,31 +13,25 @@ from referee.games.dschunke.data import CRATES, JUNKS, LAYER
 
 def visible_crates(layers: list, seat: int) -> int:
     """The crates of `seat` that can be seen on a junk with these layers."""
+    return visible_counts(layers, (seat,))[0]
+
+
+def visible_counts(layers: list, seats) -> list[int]:
+    """The crates of each of `seats` that can be seen on a junk with these layers."""
     if not layers:
-        return 0
+        return [0 for _ in seats]
     top = layers[-1]
-    count = CRATES * top.count(seat)
-    if len(layers) > 1:
-        count += (CRATES - len(top)) * layers[-2].count(seat)
-    return count
+    if len(layers) == 1:
+        return [CRATES * top.count(s) for s in seats]
+    below, under = layers[-2], CRATES - len(top)
+    return [CRATES * top.count(s) + under * below.count(s) for s in seats]
 
 
 def visible_table(junks: dict, players: int) -> dict:
-    """Visible crates per junk per seat: {junk: [count per seat]} (`visible_crates` of each,
-    a junk's layers looked up once: every view shows the table)."""
-    table, seats = {}, range(players)
-    for junk in JUNKS:
-        layers = junks[junk]["layers"]
-        if not layers:
-            table[junk] = [0 for _ in seats]
-            continue
-        top = layers[-1]
-        if len(layers) > 1:
-            below, under = layers[-2], CRATES - len(top)
-            table[junk] = [CRATES * top.count(s) + under * below.count(s) for s in seats]
-        else:
-            table[junk] = [CRATES * top.count(s) for s in seats]
-    return table
+    """Visible crates per junk per seat: {junk: [count per seat]} (each junk's layers looked
+    up once: every view shows the table)."""
+    seats = range(players)
+    return {junk: visible_counts(junks[junk]["layers"], seats) for junk in JUNKS}
 
 
 def load_strip(layers: list, seat: int) -> None:
