@@ -168,6 +168,12 @@ def test_two_matches_of_one_capped_bot_share_its_single_slot(arena):
 APART = ("match", "time", "previous_latency_ms")   # another match; timings measured
 
 
+def _seats(arena, bots) -> list[str]:
+    """A `bot:<id>` seat for each bot server, registered for gops."""
+    return [f"bot:{arena.bots.register(b.name, b.url, ['gops'], 'me', ['gops'], once=False)['id']}"
+            for b in bots]
+
+
 def _move_requests(arena, bots, seats):
     """The /move requests (less their match id and timing) the bots received in one gops
     match."""
@@ -192,8 +198,7 @@ def test_a_move_request_built_while_the_commit_is_in_flight_is_the_one_built_aft
     monkeypatch.setattr(BotDriver, "_move_body",
                         lambda self, *a: built.append(1) or build(self, *a))
     try:
-        seats = [f"bot:{arena.bots.register(b.name, b.url, ['gops'], 'me', ['gops'], once=False)['id']}"
-                 for b in bots]
+        seats = _seats(arena, bots)
         ahead = _move_requests(arena, bots, seats)
         driver = arena.service.drivers["bot"]
         used, take = [], BotDriver._built
@@ -335,8 +340,7 @@ def test_the_turn_prepared_for_a_ride_is_the_one_the_runner_plays(arena, monkeyp
     monkeypatch.setattr(engine, "decision_for",
                         lambda game, state, seat: worked.append(seat) or decide(game, state, seat))
     try:
-        seats = [f"bot:{arena.bots.register(b.name, b.url, ['gops'], 'me', ['gops'], once=False)['id']}"
-                 for b in bots]
+        seats = _seats(arena, bots)
         requests = _move_requests(arena, bots, seats)
     finally:
         for bot in bots:

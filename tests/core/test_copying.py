@@ -97,9 +97,9 @@ CASES = [pytest.param(game, players, options, chance,
 def test_json_copy_plays_as_deep_copy(game, players, options, chance, monkeypatch):
     """The games' states are JSON as they are (so json_copy copies them by orjson, never by
     its fallback), and a playout with the kit (and its external chance, `suspend`) copying by
-    json_copy passes through the very states it does copying by marshal (deep_copy), which also keeps an object reached twice
-    as one (a Dschunke poker reveal stays in `last_poker`: never changed after, it plays the
-    same either way)."""
+    json_copy passes through the very states it does copying by marshal (deep_copy), which
+    also keeps an object reached twice as one (a Dschunke poker reveal stays in
+    `last_poker`: never changed after, it plays the same either way)."""
     fast = _playout(game, players, options, chance, 11)
     monkeypatch.setattr(kit, "json_copy", deep_copy)
     monkeypatch.setattr(suspend, "json_copy", deep_copy)

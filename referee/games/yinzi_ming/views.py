@@ -33,7 +33,8 @@ _PRINTED_CROPS = tuple((sid, data.SPACES[sid]["crop"]) for sid in data.SPACE_IDS
 """Each board space in board order with its printed crop (`board.crop` without a Crop tile)."""
 
 
-_EMPTY_BOARD = {sid: {"crop": printed, "owner": None, "count": 0} for sid, printed in _PRINTED_CROPS}
+_EMPTY_BOARD = {sid: {"crop": printed, "owner": None, "count": 0}
+                for sid, printed in _PRINTED_CROPS}
 """Every board space's entry while it holds no Peasant, Crop tile or Workshop: shared by the
 views (`served_view` is only serialised; `view` copies it)."""
 
