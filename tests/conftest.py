@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import uuid
@@ -162,16 +163,22 @@ def unique_name(kind: str) -> str:
     return f"test-{kind}-{uuid.uuid4().hex[:10]}"
 
 
+@contextlib.contextmanager
+def own_settings(redis_url):
+    """Config for an app on `redis_url`, with its own key prefix and queue, and worker
+    threads inside the test process; its keys are removed afterwards. Without any real
+    Redis (None), the same app on the embedded store."""
+    prefix, queue = unique_name("ref"), unique_name("q")
+    yield {"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "QUEUE_NAME": queue,
+           "INLINE_WORKERS": 2}
+    delete_keys(redis_url, prefix, queue)
+
+
 @pytest.fixture
 def redis_settings(real_redis_url):
-    """Config for an app on the real Redis, with its own key prefix and queue, and worker
-    threads inside the test process; its keys are removed afterwards. Without any real
-    Redis, the same app on the embedded store."""
-    prefix, queue = unique_name("ref"), unique_name("q")
-    config = {"REDIS_URL": real_redis_url, "KEY_PREFIX": prefix, "QUEUE_NAME": queue,
-              "INLINE_WORKERS": 2}
-    yield config
-    delete_keys(real_redis_url, prefix, queue)
+    """`own_settings` on the real Redis (or the embedded store), for one test."""
+    with own_settings(real_redis_url) as config:
+        yield config
 
 
 def delete_keys(redis_url, prefix: str, queue: str) -> None:
@@ -205,12 +212,10 @@ def shared_app(real_redis_url):
     by defining `app` as this fixture; it then runs on one worker (tests/support/scheduling)."""
     from referee.root import create_app, stop_app
 
-    prefix, queue = unique_name("ref"), unique_name("q")
-    app = create_app({"REDIS_URL": real_redis_url, "KEY_PREFIX": prefix, "QUEUE_NAME": queue,
-                      "INLINE_WORKERS": 2})
-    yield app
-    stop_app(app)
-    delete_keys(real_redis_url, prefix, queue)
+    with own_settings(real_redis_url) as config:
+        app = create_app(config)
+        yield app
+        stop_app(app)
 
 
 def organiser_client(app):
