@@ -9,7 +9,7 @@ import pytest
 
 from tests.clients.support import CLIENTS_PY, LineReader, serving, start_example_bot
 from tests.conftest import delete_keys, unique_name
-from tests.support.http import BIN, local_session, start_process
+from tests.support.http import BIN, local_client, start_process
 
 # The client package as a checkout has it (an editable install puts the same directory on
 # the path); subprocesses (the terminal player, example bots) inherit it.
@@ -44,10 +44,7 @@ def api(service_url):
     """A client of the served app, acting with the session's organiser key (clients made
     without `key=` send the same key: $REFEREE_KEY, set by tests/conftest.py), on a session
     that does not re-read the environment's proxy settings on every call (local_session)."""
-    from referee_client import Client
-
-    return Client(service_url, key=os.environ["REFEREE_ORGANISER_KEY"],
-                  session=local_session())
+    return local_client(service_url, key=os.environ["REFEREE_ORGANISER_KEY"])
 
 
 @pytest.fixture

@@ -13,10 +13,9 @@ import time
 
 import pytest
 
-from referee_client import Client
 from referee_client.render import registered, renderer_for
 from tests.clients.support import CLIENTS_PY, RANDOM_BOT, LineReader
-from tests.support.http import local_session, start_process
+from tests.support.http import local_client, start_process
 
 EXAMPLES = CLIENTS_PY / "examples"
 BOT = EXAMPLES / "dschunke_bot.py"
@@ -64,7 +63,7 @@ def prompts(shared_service_url):
     """Every decision of three matches played through the service by remote seats, the
     heuristic's choose at some seats and random moves at the others (3, 2 and 4 players,
     variants on): (prompts answered by choose, seconds per choose, final match records)."""
-    api = Client(shared_service_url, session=local_session())
+    api = local_client(shared_service_url)
     rng = random.Random(7)
     asked, seconds, finals = [], [], []
     for seed, (options, seats) in enumerate(SEATINGS):
@@ -139,7 +138,7 @@ def test_plan_bid_follows_the_market_card():
 def test_the_bot_plays_arena_matches_against_builtin_random(shared_service_url, bots):
     """The bot process in the first and the last seat of 3-seat arena matches against
     builtin:random: complete matches ended by the rules, the bot's moves timed, no failure."""
-    api = Client(shared_service_url, session=local_session())
+    api = local_client(shared_service_url)
     bot = f"bot:{bots['heuristic']}"
     ids = [api.create_arena_match("dschunke", seats, seed=11 + i, rated=False)["id"]
            for i, seats in enumerate([[bot, "builtin:random", "builtin:random"],
@@ -157,7 +156,7 @@ def test_the_bot_plays_arena_matches_against_builtin_random(shared_service_url, 
 def test_a_tournament_on_the_service(shared_service_url, bots):
     """heuristic, builtin:random and the Python random bot at a 3-player round robin table
     (every seat rotation): all matches complete, the heuristic first in the standings."""
-    api = Client(shared_service_url, session=local_session())
+    api = local_client(shared_service_url)
     tour = api.create_tournament("dschunke", [bots["heuristic"], "builtin:random",
                                               bots["random"]], players=3, seeds_per_table=1,
                                  seed=5)

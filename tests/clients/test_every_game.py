@@ -9,9 +9,8 @@ import subprocess
 import pytest
 
 from referee.games import GAMES
-from referee_client import Client
 from tests.clients.support import JS_DIR, NODE, LineReader, needs_node, start_example_bot
-from tests.support.http import local_session, start_process
+from tests.support.http import local_client, start_process
 
 GAME_NAMES = GAMES.names()
 LANGUAGES = ["python", pytest.param("js", marks=needs_node)]
@@ -49,7 +48,7 @@ def bots(shared_service_url, tmp_path_factory):
 def test_example_bot_plays_every_game_in_the_arena(shared_service_url, bots, game, language):
     """A complete arena match of each game against builtin:random, ended by the rules, with
     no failure on the bot's record."""
-    api = Client(shared_service_url, session=local_session())
+    api = local_client(shared_service_url)
     seats = [f"bot:{bots[language]}"] + ["builtin:random"] * (table(game) - 1)
     match_id = api.create_arena_match(game, seats, seed=11, rated=False)["id"]
     final = api.wait_for_match(match_id, timeout=120)
@@ -63,7 +62,7 @@ def test_example_bot_plays_every_game_in_the_arena(shared_service_url, bots, gam
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_js_pull_client_plays_every_game(shared_service_url, game):
     """pull.js plays a remote seat of each game to the end against builtin bots."""
-    api = Client(shared_service_url, session=local_session())
+    api = local_client(shared_service_url)
     created = api.create_match(game, ["remote"] + ["builtin:random"] * (table(game) - 1),
                                seed=5)
     done = subprocess.run([NODE, str(JS_DIR / "pull.js"), "--url", shared_service_url,
@@ -77,7 +76,7 @@ def test_js_pull_client_plays_every_game(shared_service_url, game):
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_python_seat_plays_every_game(shared_service_url, game):
     """The library's Seat.play drives a remote seat of each game to the end."""
-    api = Client(shared_service_url, session=local_session())
+    api = local_client(shared_service_url)
     created = api.create_match(game, ["remote"] + ["builtin:random"] * (table(game) - 1),
                                seed=6)
     rng = random.Random(6)

@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from referee_client import Client
 from referee_client.render import renderer_for
 from tests.clients.support import CLIENTS_PY, LineReader, RANDOM_BOT
-from tests.support.http import BIN, local_session, start_process
+from tests.support.http import BIN, local_client, start_process
 
 GAME = "yinzi-ming"
 BOT = CLIENTS_PY / "examples" / "yinzi_ming_bot.py"
@@ -54,7 +53,7 @@ def heuristic(shared_service_url, processes, tmp_path_factory):
 def test_the_bot_plays_arena_matches_and_wins(shared_service_url, heuristic):
     """In both seats against builtin:random and at a three-seat table: complete matches ended
     by the rules, no failure on its record, and it finishes first."""
-    api = Client(shared_service_url, session=local_session())
+    api = local_client(shared_service_url)
     bot = f"bot:{heuristic}"
     seatings = [[bot, "builtin:random"], ["builtin:random", bot],
                 ["builtin:random", "builtin:random", bot]]
@@ -77,7 +76,7 @@ def test_the_bot_plays_arena_matches_and_wins(shared_service_url, heuristic):
 def test_the_bot_tops_a_tournament_through_the_service(shared_service_url, heuristic):
     """A duplicate round robin against builtin:random (both seat orders, 3 seeds): first
     place, every match won, no failures."""
-    api = Client(shared_service_url, session=local_session())
+    api = local_client(shared_service_url)
     tour = api.create_tournament(GAME, [heuristic, "builtin:random"], players=2,
                                  seeds_per_table=3, seed=9)
     done = api.wait_for_tournament(tour["id"], timeout=120)
@@ -96,8 +95,7 @@ def prompts(shared_service_url):
     """Every prompt of two hot-seat matches through the REST API (seat 0 plays the bot's
     choice, the others random legal moves, so the states vary), with the bot's choice and
     its time, and each match's final state as seat 0 sees it."""
-    api, rng, seen, finals = Client(shared_service_url, session=local_session()), \
-        random.Random(5), [], []
+    api, rng, seen, finals = local_client(shared_service_url), random.Random(5), [], []
     for options, players in OPTIONS:
         created = api.create_match(GAME, ["remote"] * players, options=options, seed=17)
         match_id, tokens = created["id"], created["tokens"]

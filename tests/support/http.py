@@ -46,6 +46,13 @@ def local_session() -> requests.Session:
     return session
 
 
+def local_client(url: str, **kwargs):
+    """A referee_client Client of a loopback test service on a `local_session`."""
+    from referee_client import Client
+
+    return Client(url, session=local_session(), **kwargs)
+
+
 def free_port() -> int:
     """A TCP port free on loopback right now."""
     with socket.socket() as sock:
