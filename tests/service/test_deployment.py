@@ -10,6 +10,7 @@ import time
 import redis
 import requests
 
+from referee.bench.servers import gunicorn_args
 from tests.conftest import delete_keys, unique_name
 from tests.support.http import BIN, free_port, start_process, stop_process, wait_for_http
 
@@ -91,10 +92,8 @@ def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
            "REFEREE_ORGANISER_KEY": ""}
     workers = [start_process([f"{BIN}/referee", "worker", "--name", f"{queue}-w{i}"],
                              env_extra=env) for i in range(2)]
-    api = start_process([f"{BIN}/gunicorn", "-c", "python:referee.gunicorn_conf", "-w", "2",
-                         "-k", "gevent", "--worker-connections", "2000",
-                         "-b", f"127.0.0.1:{port}", "referee.root:create_app()"],
-                        env_extra=env)
+    api = start_process([f"{BIN}/gunicorn", *gunicorn_args(2), "-b", f"127.0.0.1:{port}",
+                         "referee.root:create_app()"], env_extra=env)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for_http(f"{base}/v1/health", proc=api)
@@ -138,10 +137,8 @@ def test_gevent_worker_holds_150_polls_and_answers_them_all(needs_real_redis):
     port, prefix, queue = free_port(), unique_name("gev"), unique_name("gevq")
     env = {"REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue,
            "REFEREE_WAITS_PER_CALLER": "200"}
-    api = start_process([f"{BIN}/gunicorn", "-c", "python:referee.gunicorn_conf", "-w", "1",
-                         "-k", "gevent", "--worker-connections", "2000",
-                         "-b", f"127.0.0.1:{port}", "referee.root:create_app()"],
-                        env_extra=env)
+    api = start_process([f"{BIN}/gunicorn", *gunicorn_args(1), "-b", f"127.0.0.1:{port}",
+                         "referee.root:create_app()"], env_extra=env)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for_http(f"{base}/v1/health", proc=api)
