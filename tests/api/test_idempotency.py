@@ -7,7 +7,6 @@ from tests.conftest import organiser_client
 from tests.support.threads import run_threads
 
 
-
 def _match(client):
     r = client.post("/v1/matches", json={"game": "gops", "seats": ["remote", "remote"],
                                          "options": {"cards": 4}, "seed": 3})
