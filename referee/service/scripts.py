@@ -74,6 +74,14 @@ def _command(args, *more) -> bytes:
     return b"".join(parts)
 
 
+def _send(sock, data: bytes) -> None:
+    """`sock.sendall(data)`, with one plain send first: a command fits the socket's buffer,
+    and gevent's sendall asks the kernel for that buffer's size (a system call) every time."""
+    sent = sock.send(data)
+    if sent < len(data):
+        sock.sendall(memoryview(data)[sent:])
+
+
 def _reply(read):
     """One RESP2 reply from a buffered reader, decoded as UTF-8 text; an error reply raises
     (redis.ResponseError, or NoScriptError)."""
@@ -108,6 +116,20 @@ def _answer(read):
     raise RedisConnectionError(f"unexpected reply from Redis: {line[:40]!r}")
 
 
+REPLY_WAIT = 0.002
+"""Seconds a gevent worker waits for a Redis reply in the kernel (the system's select, the
+whole worker blocked) before it yields to its hub to wait there. A loopback Redis answers a
+hot script in well under this; waiting through the hub instead costs a loop of it and more
+system calls (a recv that finds nothing yet, then epoll's) on every round trip. The bound keeps a slow Redis from stalling the worker's other requests for
+more than this per round trip (tests/service/test_scripts.py)."""
+
+
+def _cooperative() -> bool:
+    """Whether sockets yield to gevent's hub (its monkey patching: the README's workers)."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and monkey.is_module_patched("socket")
+
+
 def _plain_select():
     """The system's select, also under gevent's monkey patching (the README's gunicorn
     workers): gevent's, even with a zero timeout, yields to its hub after polling, a loop of
@@ -133,6 +155,7 @@ class Sockets:
         self.settings, self.wait, self.most = settings, wait, most
         self.server = tuple(settings.get(k) for k in ("host", "port", "db", "username"))
         self._ready = _plain_select()
+        self._cooperative = _cooperative()
         self._reset()
 
     def _reset(self) -> None:
@@ -163,7 +186,7 @@ class Sockets:
 
     @staticmethod
     def _ask(conn, args):
-        conn[0].sendall(_command(args))
+        _send(conn[0], _command(args))
         return _reply(conn[1])
 
     def call(self, args: list):
@@ -176,12 +199,15 @@ class Sockets:
     def call_together(self, commands: list, meanwhile=None) -> list:
         """Send the commands in one round trip (pipelined: Redis runs them in order, each
         whatever the others answer); their replies, an error reply as its exception.
-        `meanwhile()` runs once they are sent, before the replies are read (see Rider)."""
+        `meanwhile()` runs once they are sent, before the replies are read (see Rider).
+        A gevent worker first waits up to REPLY_WAIT s for the reply without its hub."""
         conn = self._take()
         try:
-            conn[0].sendall(_command(*commands))
+            _send(conn[0], _command(*commands))
             if meanwhile is not None:
                 _meanwhile(meanwhile)
+            if self._cooperative:
+                self._ready([conn[0]], [], [], REPLY_WAIT)
             answers = [_answer(conn[1]) for _ in commands]
         except OSError as err:
             self._discard(conn)

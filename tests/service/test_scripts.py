@@ -223,3 +223,80 @@ def test_a_connection_closed_after_an_error_frees_its_place(client):
     assert failing.sockets._spare == [None] and not failing.sockets._idle
     working = SocketScript(failing.sockets, "return 7")
     assert working() == 7
+
+
+SLOW = """local start = redis.call('TIME')
+repeat local now = redis.call('TIME')
+until (now[1] - start[1]) * 1000000 + (now[2] - start[2]) > tonumber(ARGV[1])
+return 1  -- %s"""
+"""A script that keeps the server busy ARGV[1] microseconds."""
+
+GEVENT_WORKER = """
+from gevent import monkey; monkey.patch_all()
+import sys, gevent
+from referee.service.connection import connect
+from referee.service.scripts import REPLY_WAIT, hot_script
+slow = hot_script(connect(sys.argv[1]), sys.argv[2])
+slow(args=[1])   # loaded and connected before it counts
+ticks, done = [0], []
+def tick():
+    while not done:
+        gevent.sleep(0.001)
+        ticks[0] += 1
+def call():
+    done.append(slow(args=[300000]))
+ticker = gevent.spawn(tick)
+gevent.sleep(0.01)
+before = ticks[0]
+gevent.spawn(call).join()
+ticker.join()
+print(REPLY_WAIT, ticks[0] - before, done)
+"""
+
+
+def test_under_gevent_a_slow_reply_blocks_the_worker_only_briefly(needs_real_redis, tmp_path):
+    """A gevent worker waits for a reply in the kernel (no hub loop) for REPLY_WAIT s at
+    most, then yields: while a 300 ms script runs, other greenlets go on (a ticker sleeping
+    1 ms at a time ticks many times), and the reply still comes back."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "worker.py"
+    script.write_text(GEVENT_WORKER)
+    out = subprocess.run([sys.executable, str(script), needs_real_redis,
+                          SLOW % uuid.uuid4().hex], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    wait, ticks, done = out.stdout.split(maxsplit=2)
+    assert float(wait) <= 0.01 and done.strip() == "[1]"
+    assert int(ticks) >= 20   # blocked through the whole script, it would tick at most twice
+
+
+def test_the_kernel_wait_is_for_gevent_workers_only(client, monkeypatch):
+    """Outside gevent a read blocks anyway: no extra select. Under gevent the reply is
+    waited for with the system's select, for REPLY_WAIT s, once per round trip."""
+    from referee.service import scripts
+
+    plain = hot_script(client, "return 4")
+    plain()
+    assert not plain.sockets._cooperative
+    waits = []
+    real = plain.sockets._ready
+    spy = lambda r, w, x, timeout: waits.append(timeout) or real(r, w, x, timeout)  # noqa: E731
+    plain.sockets._ready = spy
+    assert plain() == 4 and waits == [0]   # the idle check only
+    waits.clear()
+    plain.sockets._cooperative = True
+    assert plain() == 4 and waits == [0, scripts.REPLY_WAIT]
+    slow = SocketScript(plain.sockets, SLOW % uuid.uuid4().hex)
+    assert slow(args=[50000]) == 1   # the wait ran out: the reply is read all the same
+
+
+def test_a_command_bigger_than_the_socket_buffer_is_sent_whole(client):
+    """A socket with a timeout (as under gevent) sends what its buffer takes; the rest
+    follows, and the server gets every byte."""
+    script = hot_script(client, "return string.len(ARGV[1])  -- " + uuid.uuid4().hex)
+    pool = script.sockets
+    script.sockets = type(pool)({**pool.settings, "socket_timeout": 30}, 2, None)
+    big = b"x" * (16 << 20)
+    assert script(args=[big]) == len(big)
+    assert script(args=["small"]) == 5
