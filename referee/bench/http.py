@@ -240,8 +240,10 @@ def _summary(args, targets, results) -> None:
         if "floor" in meds and "server_cpu_ms" in meds["floor"] and \
                 "server_cpu_ms" in meds["referee"]:
             ratio = meds["referee"]["server_cpu_ms"] / meds["floor"]["server_cpu_ms"]
+            each = ", ".join(f"{r['server_cpu_ms'] / f['server_cpu_ms']:.2f}" for r, f in zip(
+                results[("referee", clients)], results[("floor", clients)]))
             print(f"{clients:>3} clients: server CPU per request {ratio:.2f}x the floor's "
-                  f"(target <= 2x)")
+                  f"(target <= 2x; round by round {each})")
 
 
 def _load() -> str:
