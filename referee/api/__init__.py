@@ -68,7 +68,7 @@ class RefereeFlask(Flask):
     def create_url_adapter(self, request):
         """Flask's adapter for `request`, without reading its host first when no trusted
         hosts are configured: Flask reads it only to refuse an untrusted one, and
-        `request.host` reads it the same way when asked (~9,000 instructions a request)."""
+        `request.host` reads it the same way when asked (~17,000 instructions a request)."""
         if request is None or self.config["TRUSTED_HOSTS"] is not None \
                 or self.url_map.host_matching or self.subdomain_matching:
             return super().create_url_adapter(request)

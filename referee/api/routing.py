@@ -3,10 +3,11 @@ move, so binding the URL map to a request and matching its path is done once per
 
 werkzeug binds the map to every request (its host read and checked twice, the script name,
 path and query string decoded, the server name IDNA-encoded) and walks its state machine to
-match the path: together about 70,000 instructions a request. A `RoutingMap` keeps the
-adapter it bound for the same environ values (a bounded cache), and the adapter keeps the
-rule and arguments its default match found; a match that raises (404, 405, a redirect) is
-never kept and raises again each time. Adding a rule forgets every adapter.
+match the path; keeping both saved about 87,000 instructions a request (cg.sh: Dschunke
+prompts and moves, in-process). A `RoutingMap` keeps the adapter it bound for the same
+environ values (a bounded cache), and the adapter keeps the rule and arguments its default
+match found; a match that raises (404, 405, a redirect) is never kept and raises again each
+time. Adding a rule forgets every adapter.
 """
 
 from __future__ import annotations
