@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import __version__
 from referee.api import chance, contract, events, games, guards, matches, meta, problems
+from referee.api.lifecycle import AppHooks
 from referee.api.routing import RoutingMap
 from referee.service.described import view_schema
 
@@ -36,9 +37,10 @@ class NoCookieSessions(SecureCookieSessionInterface):
         return self._NULL if not app.secret_key else super().open_session(app, request)
 
 
-class RefereeFlask(Flask):
+class RefereeFlask(AppHooks):
     """Flask, remembering which view functions and hooks are coroutines, without a session
-    object per request (NoCookieSessions).
+    object per request (NoCookieSessions), its URL routing remembered per request line
+    (routing.py) and its app-level hooks run without a walk of the blueprints (lifecycle.py).
 
     Flask asks `ensure_sync` before it calls any of them, and flask-smorest's decorators ask
     again at each layer (a prompt passes 13 times), each time through `inspect`: about 8 µs
