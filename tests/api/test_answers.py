@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.service import fastjson
 from referee.service.schemas import MoveAcceptedSchema, PromptSchema
 from tests.api.helpers import auth, create
 from tests.conftest import ALL_GAMES
@@ -41,3 +42,59 @@ def test_prompt_and_move_answers_are_their_schemas_dump(embedded_app, game):
                 assert answer.status_code == 200, answer.json
                 _schema_dump_is_identity(moves, answer.json)
     assert finished["result"] is not None
+
+
+def _sent(response, method: str = "GET") -> tuple:
+    """What a WSGI server sends of `response` for a `method` request: status, headers, body."""
+    from werkzeug.test import EnvironBuilder
+
+    started = []
+    environ = EnvironBuilder(path="/x", method=method).get_environ()
+    iterable = response(environ, lambda status, headers: started.append((status, headers)))
+    body = b"".join(iterable)
+    getattr(iterable, "close", lambda: None)()
+    return started[0][0], started[0][1], body
+
+
+@pytest.mark.parametrize("method", ["GET", "POST", "HEAD"])
+@pytest.mark.parametrize("status,headers", [
+    (200, None), (200, {"Idempotent-Replayed": "true"}), (201, None), (204, None), (304, None),
+    (302, {"Location": "/v1/ü?a=1"}), (200, {"Content-Location": "/v1/ü"})])
+def test_a_json_answer_is_sent_as_werkzeug_sends_a_response(method, status, headers):
+    from flask import Response
+
+    from referee.api.answers import json_answer
+
+    body = {"a": [1, "ü"], "b": None}
+    expected = Response(fastjson.dumpb(body), status=status, headers=headers,
+                        mimetype="application/json")
+    assert _sent(json_answer(body, status, headers), method) == _sent(expected, method)
+
+
+def test_a_changed_json_answer_is_sent_as_werkzeug_sends_it():
+    """A hook deleting the length, streaming a body or asking to be told of the close."""
+    from flask import Response
+
+    from referee.api.answers import json_answer
+
+    closed = []
+    for change in (lambda r: r.headers.pop("Content-Length"),
+                   lambda r: setattr(r, "response", iter([b"[1,", b"2]"])),
+                   lambda r: r.call_on_close(lambda: closed.append(1))):
+        ours, theirs = json_answer([1, 2]), Response(b"[1,2]", mimetype="application/json")
+        change(ours)
+        change(theirs)
+        assert _sent(ours) == _sent(theirs)
+    assert closed == [1, 1]
+
+
+def test_a_plain_json_answer_goes_out_as_it_is():
+    """The shortcut is taken: the body list itself, the headers as they are."""
+    from werkzeug.test import EnvironBuilder
+
+    from referee.api.answers import json_answer
+
+    iterable, status, headers = json_answer({"v": 1}).get_wsgi_response(
+        EnvironBuilder(path="/x").get_environ())
+    assert (iterable, status) == ([b'{"v":1}'], "200 OK")
+    assert headers == [("Content-Type", "application/json"), ("Content-Length", "7")]
