@@ -12,12 +12,24 @@ blueprint hook (or a URL value preprocessor) sends the request through Flask's o
 from __future__ import annotations
 
 import sys
+from importlib.metadata import version
 
 from flask import Flask
 from flask.globals import request_ctx
 from flask.signals import request_tearing_down
 
 _UNSET = object()
+
+
+def release(dist: str) -> tuple[int, int]:
+    """The installed (major, minor) release of distribution `dist`."""
+    major, minor = version(dist).split(".")[:2]
+    return int(major), int(minor)
+
+
+FOLLOWS_FLASK = release("flask") == (3, 1)
+"""Whether the installed Flask is the one whose request code these methods (and
+RefereeFlask.create_url_adapter) follow: under any other, Flask's own runs."""
 
 
 def _app_only(hooks: dict) -> bool:
@@ -30,7 +42,8 @@ class AppHooks(Flask):
 
     def preprocess_request(self):
         """The before-request hooks, as Flask runs them (the first answer stops the request)."""
-        if self.url_value_preprocessors or not _app_only(self.before_request_funcs):
+        if not FOLLOWS_FLASK or self.url_value_preprocessors or \
+                not _app_only(self.before_request_funcs):
             return super().preprocess_request()
         for before in self.before_request_funcs.get(None, ()):
             answer = self.ensure_sync(before)()
@@ -41,7 +54,7 @@ class AppHooks(Flask):
     def process_response(self, response):
         """The after-request hooks (this request's, then the app's, last added first) and
         the session's save, as Flask runs them."""
-        if not _app_only(self.after_request_funcs):
+        if not FOLLOWS_FLASK or not _app_only(self.after_request_funcs):
             return super().process_response(response)
         ctx = request_ctx._get_current_object()
         for after in ctx._after_request_functions:
@@ -54,7 +67,7 @@ class AppHooks(Flask):
 
     def do_teardown_request(self, exc=_UNSET):
         """The teardown hooks (last added first), then Flask's request_tearing_down signal."""
-        if not _app_only(self.teardown_request_funcs):
+        if not FOLLOWS_FLASK or not _app_only(self.teardown_request_funcs):
             return super().do_teardown_request(*(() if exc is _UNSET else (exc,)))
         if exc is _UNSET:
             exc = sys.exc_info()[1]

@@ -14,6 +14,12 @@ from __future__ import annotations
 
 from werkzeug.routing import Map, MapAdapter
 
+from referee.api.lifecycle import release
+
+FOLLOWS_WERKZEUG = release("werkzeug") == (3, 1)
+"""Whether the installed werkzeug is the one whose binding `_ENVIRON_KEYS` lists (3.1): under
+any other, every request is bound and matched afresh, as werkzeug does."""
+
 ROUTED_LIMIT = 4096
 """Adapters a map keeps (one per distinct request line; the oldest goes first)."""
 
@@ -56,6 +62,8 @@ class RoutingMap(Map):
 
     def bind_to_environ(self, environ, server_name=None, subdomain=None) -> MapAdapter:
         """werkzeug's `bind_to_environ`, the same adapter again for the same environ values."""
+        if not FOLLOWS_WERKZEUG:
+            return super().bind_to_environ(environ, server_name, subdomain)
         env = getattr(environ, "environ", environ)
         key = (server_name, subdomain, *map(env.get, _ENVIRON_KEYS))
         adapters = self._adapters
@@ -65,6 +73,9 @@ class RoutingMap(Map):
             # werkzeug's bind makes a plain MapAdapter; the subclass only adds the match kept
             adapter.__class__ = RememberingAdapter
             if len(adapters) >= ROUTED_LIMIT:
-                adapters.pop(next(iter(adapters), None), None)   # the oldest
+                try:
+                    adapters.pop(next(iter(adapters), None), None)   # the oldest
+                except RuntimeError:   # another thread added one meanwhile: trimmed next time
+                    pass
             adapters[key] = adapter
         return adapter
