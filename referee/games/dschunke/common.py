@@ -18,9 +18,12 @@ def hand_size(seat_state: dict) -> int:
 
 def resupply_count(seat_state: dict) -> int:
     """Goods cards a seat may take in phase 3: its resupply cards, base and special."""
-    extra = sum(CARDS[r["card"]].get("cards", 0) for r in seat_state["open"]
-                if CARDS[r["card"]]["effect"] == "resupply")
-    return seat_state["resupply"] + extra
+    count = seat_state["resupply"]
+    for record in seat_state["open"]:   # a loop, not a generator: every view asks, per seat
+        card = CARDS[record["card"]]
+        if card["effect"] == "resupply":
+            count += card.get("cards", 0)
+    return count
 
 
 def holds_open(seat_state: dict, effect: str) -> bool:
