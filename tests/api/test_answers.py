@@ -98,3 +98,43 @@ def test_a_plain_json_answer_goes_out_as_it_is():
         EnvironBuilder(path="/x").get_environ())
     assert (iterable, status) == ([b'{"v":1}'], "200 OK")
     assert headers == [("Content-Type", "application/json"), ("Content-Length", "7")]
+
+
+@pytest.mark.parametrize("status", [200, 201, 204, 304, 404])
+@pytest.mark.parametrize("data", [b'{"v":1}', b"", "é".encode() * 300])
+def test_a_built_json_answer_is_what_werkzeugs_constructor_makes(status, data):
+    """`JsonAnswer.built` makes the object werkzeug's constructor makes: every attribute,
+    the headers in order, and what a server sends of it for GET and HEAD."""
+    from referee.api.answers import JsonAnswer
+
+    built = JsonAnswer.built(data, status)
+    made = JsonAnswer(data, status=status, content_type="application/json")
+    assert sorted(vars(built)) == sorted(vars(made))
+    assert {k: v for k, v in vars(built).items() if k != "headers"} == \
+        {k: v for k, v in vars(made).items() if k != "headers"}
+    assert built.headers.to_wsgi_list() == made.headers.to_wsgi_list()
+    assert (built.status, built.status_code, built.get_data()) == \
+        (made.status, made.status_code, made.get_data())
+    for method in ("GET", "HEAD"):
+        assert _sent(built, method) == _sent(made, method)
+
+
+def test_json_answer_builds_only_under_the_werkzeug_it_follows(monkeypatch):
+    """Under another werkzeug release, or with extra headers, werkzeug's constructor runs."""
+    from referee.api import answers
+
+    calls = []
+    monkeypatch.setattr(answers.JsonAnswer, "built",
+                        classmethod(lambda cls, *a: calls.append(a) or cls(a[0])))
+    monkeypatch.setattr(answers, "FOLLOWS_WERKZEUG", True)
+    answers.json_answer({"v": 1})
+    assert calls == [(b'{"v":1}', 200)]
+    replayed = answers.json_answer({"v": 1}, headers={"Idempotent-Replayed": "true"})
+    monkeypatch.setattr(answers, "FOLLOWS_WERKZEUG", False)
+    other = answers.json_answer({"v": 1})
+    assert len(calls) == 1
+    assert replayed.headers.to_wsgi_list() == [
+        ("Idempotent-Replayed", "true"), ("Content-Type", "application/json"),
+        ("Content-Length", "7")]
+    assert other.headers.to_wsgi_list() == [("Content-Type", "application/json"),
+                                            ("Content-Length", "7")]
