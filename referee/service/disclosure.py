@@ -134,7 +134,10 @@ class MatchReading:
             "version": live.version, "status": live.status,
             "to_act": [{"seat": seat_to_json(d.seat), "decision": d.kind, "sealed": d.sealed}
                        for d in decisions],
-            "result": self._result_for(meta, live, Caller(seat=viewer), twins),
+            # the result as stored unless twins run (_result_for's own first test): no
+            # Caller built for a move's answer
+            "result": self._result_for(meta, live, Caller(seat=viewer), twins) if twins else
+            live.result,
             "view": None if viewer is None and twins else
             self._view(meta.id, live.version, game, state, viewer),
         }
