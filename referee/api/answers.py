@@ -12,12 +12,8 @@ from __future__ import annotations
 from flask import Response
 from werkzeug.datastructures import Headers
 
-from referee.api.lifecycle import release
+from referee.api.lifecycle import FOLLOWS_WERKZEUG
 from referee.service import fastjson
-
-FOLLOWS_WERKZEUG = release("werkzeug") == (3, 1)
-"""Whether the installed werkzeug is the one whose Response.__init__ `JsonAnswer.built`
-follows: under any other, werkzeug's own constructor runs."""
 
 _FIXED_BY_WERKZEUG = frozenset(("location", "content-location"))
 """Headers werkzeug rewrites as it sends a response (made absolute URIs)."""

@@ -31,6 +31,11 @@ FOLLOWS_FLASK = release("flask") == (3, 1)
 """Whether the installed Flask is the one whose request code these methods (and
 RefereeFlask.create_url_adapter) follow: under any other, Flask's own runs."""
 
+FOLLOWS_WERKZEUG = release("werkzeug") == (3, 1)
+"""Whether the installed werkzeug is the one whose binding (routing.py) and Response
+constructor (answers.py `JsonAnswer.built`) are followed: under any other, werkzeug's own
+code runs."""
+
 
 def _app_only(hooks: dict) -> bool:
     """Whether `hooks` (by blueprint name, None for the app's) holds only the app's."""

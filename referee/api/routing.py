@@ -14,11 +14,7 @@ from __future__ import annotations
 
 from werkzeug.routing import Map, MapAdapter
 
-from referee.api.lifecycle import release
-
-FOLLOWS_WERKZEUG = release("werkzeug") == (3, 1)
-"""Whether the installed werkzeug is the one whose binding `_ENVIRON_KEYS` lists (3.1): under
-any other, every request is bound and matched afresh, as werkzeug does."""
+from referee.api.lifecycle import FOLLOWS_WERKZEUG
 
 ROUTED_LIMIT = 4096
 """Adapters a map keeps (one per distinct request line; the oldest goes first)."""

@@ -88,11 +88,12 @@ def test_teardown_called_directly_gets_the_exception_being_handled():
 def test_under_another_flask_or_werkzeug_their_own_code_runs(path, monkeypatch):
     """The shortcuts follow Flask 3.1's and werkzeug 3.1's code: under any other release
     (FOLLOWS_* false) every request goes through theirs, with the same answers."""
-    from referee.api import lifecycle, routing
+    from referee.api import answers, lifecycle, routing
 
     ours = _run(RefereeFlask, path)
     monkeypatch.setattr(lifecycle, "FOLLOWS_FLASK", False)
     monkeypatch.setattr(routing, "FOLLOWS_WERKZEUG", False)
+    monkeypatch.setattr(answers, "FOLLOWS_WERKZEUG", False)
     import referee.api as api
     monkeypatch.setattr(api, "FOLLOWS_FLASK", False)
     assert _run(RefereeFlask, path) == ours == _run(Flask, path)
