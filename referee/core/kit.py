@@ -284,7 +284,29 @@ class KitGame(Game):
             _listing.on = outer
 
     def _listed(self, state, seat: int, found: tuple) -> list[dict]:
-        """`legal_moves` of the decision `found`, while listing (see `_REFUSED`)."""
+        """`legal_moves` of the decision `found`, while listing (see `_REFUSED`): rule by
+        rule, each rule's candidates taken or checked together (Build lists up to 672)."""
+        kind, types = found
+        if self._kinds[kind].candidates is not None:
+            return self._listed_mixed(state, seat, found)
+        moves: list[dict] = []
+        for move_type in types:
+            rule = self._rules[kind, move_type]
+            if rule.gate is not None and not rule.gate(state, seat):
+                continue
+            candidates = rule.candidates(state, seat)
+            if rule.listing == LEGAL:
+                moves += candidates
+            elif rule.listing == ALIKE:
+                candidates = list(candidates)
+                if candidates and _accepts(rule, state, seat, candidates[0]):
+                    moves += candidates
+            else:
+                moves += [move for move in candidates if _accepts(rule, state, seat, move)]
+        return moves
+
+    def _listed_mixed(self, state, seat: int, found: tuple) -> list[dict]:
+        """`_listed` for a decision whose own candidates interleave its move types."""
         verdicts: dict[str, bool] = {}
         moves = []
         for rule, move in self._candidates(state, seat, *found):
