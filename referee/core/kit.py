@@ -63,13 +63,14 @@ Example (tests/support/gops.py, abridged)::
 
     plus setup, view, outcome (and redetermine, public_move, reveals) exactly as for any Game.
 
-Declaring rules. `Rule(type, check, play, candidates, listing=CHECKED)`:
+Declaring rules. `Rule(type, check, play, candidates, listing=CHECKED, gate=None)`:
 `check(state, seat, move)` raises (or returns) a `rule_error(...)`, returns None when the
 move is allowed, and must not change the state;
 `play(state, seat, move)` changes the private copy and may assume `check` passed;
 `candidates(state, seat)` yields candidate moves of this type (in the listing order).
-`Rule.dry(type, handler, candidates)` adapts a `handler(state, seat, move, dry)` that checks,
-returns early when `dry`, else changes the copy (apply then skips the separate check).
+`Rule.dry(type, handler, candidates, listing, gate)` adapts a `handler(state, seat, move,
+dry)` that checks, returns early when `dry`, else changes the copy (apply then skips the
+separate check).
 A `DecisionKind(kind, rules, sealed=False, candidates=None)` lists its rules in the order its
 move types are shown; its own `candidates(state, seat)` (moves of any of its types) replaces
 the per-rule ones when one listing order must interleave types. `awaiting` may name the open
@@ -77,14 +78,20 @@ move types too, `(seat, kind, types)`, when options close some of a kind's rules
 
 Trusted candidates. Default CHECKED costs one `check` per candidate (no copy). Mark
 `listing=LEGAL` when the enumerator only builds legal moves, or `ALIKE` when candidates
-pass or fail together (the first one's check decides). Either way apply still checks what
-is submitted; `audit_listing(game, state, seat)` reports where a shortcut and per-candidate
-checks disagree: call it in the game's tests over playouts.
+pass or fail together (the first one's check decides). A rule's `gate(state, seat)` may
+say False when its check refuses every move of its type now, whatever the move (no action
+left, too little stone): listing then neither builds nor checks its candidates. Either way
+apply still checks what is submitted, by `check` alone; `audit_listing(game, state, seat)`
+reports where a shortcut or a gate and per-candidate checks disagree: call it in the
+game's tests over playouts.
 
 Rule errors: `raise rule_error("give.target", "seat 5 is not another seat")` gives code
 `move.illegal.give.target` and message "rule 'give': seat 5 ..." (the rule named in the
 message is the code's first segment; pass `rule=` when it differs, e.g. Yunnan's
 `rule_error("bid.space", ..., rule="space")`). Extra keywords become the error's details.
+While moves are listed (`legal_moves`, `accepts`) only a yes or no is wanted: `rule_error`
+then gives one shared refusal, no code or message built, so a check (or an enumerator
+built on checks) raises or returns refusals and never decides by what one says.
 
 State. `state_schema` is JSON Schema (see `referee.core.statecheck` for short builders);
 `check_state(state)` checks what a schema cannot (lengths per player, conservation), raising
@@ -122,6 +129,7 @@ builtin random bots pick by index, so another order plays other moves for the sa
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -141,8 +149,25 @@ _LISTINGS = (CHECKED, LEGAL, ALIKE)
 _ILLEGAL = "move.illegal."
 
 
+class _Listing(threading.local):
+    """Whether this thread is listing legal moves (`legal_moves`, `accepts`): only a yes or
+    no is wanted of every check then, never the refusal itself."""
+
+    on = False
+
+
+_listing = _Listing()
+_REFUSED = IllegalMove(_ILLEGAL + "refused", "refused while listing legal moves")
+"""The one refusal `rule_error` gives while listing: building a refusal's IllegalMove (its
+code, message and details) cost some 1.7 us of the 2 a refused candidate took, about 11 of
+them a Yinzi move; what a player submits is checked outside listing, in full."""
+
+
 def rule_error(code: str, message: str, *, rule: str | None = None, **details) -> IllegalMove:
-    """The IllegalMove `move.illegal.<code>` with message "rule '<rule>': <message>"."""
+    """The IllegalMove `move.illegal.<code>` with message "rule '<rule>': <message>"
+    (while listing legal moves, one shared refusal: see `_REFUSED`)."""
+    if _listing.on:
+        return _REFUSED
     code = code[len(_ILLEGAL):] if code.startswith(_ILLEGAL) else code
     return IllegalMove(_ILLEGAL + code, f"rule '{rule or code.split('.')[0]}': {message}",
                        **details)
@@ -167,6 +192,7 @@ class Rule:
     candidates: Callable | None = None  # (state, seat) -> candidate moves of this type
     listing: str = CHECKED
     play_checks: bool = False  # play checks by itself (Rule.dry): apply skips `check`
+    gate: Callable | None = None  # (state, seat) -> False: `check` refuses every move now
 
     def __post_init__(self):
         if self.listing not in _LISTINGS:
@@ -174,10 +200,11 @@ class Rule:
 
     @classmethod
     def dry(cls, type: str, handler: Callable, candidates: Callable | None = None,
-            listing: str = CHECKED) -> "Rule":
+            listing: str = CHECKED, gate: Callable | None = None) -> "Rule":
         """A rule from one `handler(state, seat, move, dry)` that returns early when `dry`."""
         return cls(type, lambda s, seat, m: handler(s, seat, m, True),
-                   lambda s, seat, m: handler(s, seat, m, False), candidates, listing, True)
+                   lambda s, seat, m: handler(s, seat, m, False), candidates, listing, True,
+                   gate)
 
 
 @dataclass(frozen=True)
@@ -250,6 +277,36 @@ class KitGame(Game):
         found = self._decision_of(state, seat)
         if found is None:
             return []
+        outer, _listing.on = _listing.on, True
+        try:
+            return self._listed(state, seat, found)
+        finally:
+            _listing.on = outer
+
+    def _listed(self, state, seat: int, found: tuple) -> list[dict]:
+        """`legal_moves` of the decision `found`, while listing (see `_REFUSED`): rule by
+        rule, each rule's candidates taken or checked together (Build lists up to 672)."""
+        kind, types = found
+        if self._kinds[kind].candidates is not None:
+            return self._listed_mixed(state, seat, found)
+        moves: list[dict] = []
+        for move_type in types:
+            rule = self._rules[kind, move_type]
+            if rule.gate is not None and not rule.gate(state, seat):
+                continue
+            candidates = rule.candidates(state, seat)
+            if rule.listing == LEGAL:
+                moves += candidates
+            elif rule.listing == ALIKE:
+                candidates = list(candidates)
+                if candidates and _accepts(rule, state, seat, candidates[0]):
+                    moves += candidates
+            else:
+                moves += [move for move in candidates if _accepts(rule, state, seat, move)]
+        return moves
+
+    def _listed_mixed(self, state, seat: int, found: tuple) -> list[dict]:
+        """`_listed` for a decision whose own candidates interleave its move types."""
         verdicts: dict[str, bool] = {}
         moves = []
         for rule, move in self._candidates(state, seat, *found):
@@ -258,9 +315,9 @@ class KitGame(Game):
             elif rule.listing == ALIKE:
                 ok = verdicts.get(rule.type)
                 if ok is None:
-                    ok = verdicts[rule.type] = accepts(rule, state, seat, move)
+                    ok = verdicts[rule.type] = _accepts(rule, state, seat, move)
             else:
-                ok = accepts(rule, state, seat, move)
+                ok = _accepts(rule, state, seat, move)
             if ok:
                 moves.append(move)
         return moves
@@ -350,25 +407,47 @@ class KitGame(Game):
                 return kind, types
         return None
 
-    def _candidates(self, state, seat: int, kind: str, types: tuple):
-        """(rule, candidate) pairs of the open types, in listing order, unfiltered."""
+    def _candidates(self, state, seat: int, kind: str, types: tuple, gated: bool = True):
+        """(rule, candidate) pairs of the open types, in listing order, unfiltered but for
+        the rules whose gate is closed (none left out unless `gated`)."""
         decl = self._kinds[kind]
         if decl.candidates is not None:
+            shut: dict[str, bool] = {}
             for move in decl.candidates(state, seat):
                 if move["type"] in types:
-                    yield self._rules[kind, move["type"]], move
+                    rule = self._rules[kind, move["type"]]
+                    if gated and rule.gate is not None:
+                        closed = shut.get(rule.type)
+                        if closed is None:
+                            closed = shut[rule.type] = not rule.gate(state, seat)
+                        if closed:
+                            continue
+                    yield rule, move
             return
         for move_type in types:
             rule = self._rules[kind, move_type]
+            if gated and rule.gate is not None and not rule.gate(state, seat):
+                continue
             for move in rule.candidates(state, seat):
                 yield rule, move
 
 
 def accepts(rule: Rule, state, seat: int, move: dict) -> bool:
     """Whether `rule` accepts `move` (its check only: no copy, the state is not touched)."""
+    outer, _listing.on = _listing.on, True
+    try:
+        return _accepts(rule, state, seat, move)
+    finally:
+        _listing.on = outer
+
+
+def _accepts(rule: Rule, state, seat: int, move: dict) -> bool:
+    """`accepts` while listing already."""
     try:
         return rule.check(state, seat, move) is None
-    except IllegalMove:
+    except IllegalMove as err:
+        if err is _REFUSED:   # raised again and again: let go of this raise's frames
+            err.__traceback__ = err.__context__ = None
         return False
 
 
@@ -376,14 +455,15 @@ def audit_listing(game: KitGame, state, seat: int) -> list[str]:
     """Where the listing shortcuts disagree with checking every candidate ([] if nowhere).
 
     Also reports candidates that are not well-formed moves of their type. For game tests:
-    LEGAL and ALIKE listings are promises the per-candidate checks must confirm.
+    LEGAL and ALIKE listings and closed gates are promises the per-candidate checks must
+    confirm (every candidate is checked here, a closed gate's too).
     """
     found = game._decision_of(state, seat)
     if found is None:
         return []
     listed = game.legal_moves(state, seat)
     checked, problems = [], []
-    for rule, move in game._candidates(state, seat, *found):
+    for rule, move in game._candidates(state, seat, *found, gated=False):
         errors = game.spec.move_kind(rule.type).errors(move)
         if errors:
             problems.append(f"candidate {move} is malformed: {errors}")

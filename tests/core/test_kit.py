@@ -258,3 +258,59 @@ def test_a_check_may_return_its_refusal():
     assert game.legal_moves(state, 0) == [{"type": "keep"}, {"type": "give", "to": 1}]
     with pytest.raises(IllegalMove, match="rule 'give': not yourself"):
         game.apply(state, 0, {"type": "give", "to": 0})
+
+
+# -- listing asks only yes or no -------------------------------------------------------------
+
+def gated(gate):
+    """Gops whose give rule has `gate` (seats 0..players listed, as in `counting`)."""
+    keep, give = GAME.decisions[1].rules
+    built = []
+
+    def gifts(s, seat):
+        built.append(seat)
+        return [{"type": "give", "to": t} for t in range(s["players"] + 1)]
+    award = DecisionKind("award", (keep, Rule("give", give.check, give.play, gifts, gate=gate)))
+    return type("Gated", (Gops,), {"decisions": (GAME.decisions[0], award)})(), built
+
+
+def test_a_closed_gate_skips_building_and_checking_its_candidates():
+    """A gate saying False leaves its rule's candidates unbuilt; apply still checks alone."""
+    state = award_state(3)
+    game, built = gated(lambda s, seat: False)
+    assert game.legal_moves(state, 0) == [{"type": "keep"}] and built == []
+    assert game.apply(state, 0, {"type": "give", "to": 1})["winner"] is None
+    game, built = gated(lambda s, seat: True)
+    assert [m.get("to") for m in game.legal_moves(state, 0)] == [None, 1, 2] and built == [0]
+
+
+def test_audit_finds_a_gate_that_closes_on_legal_moves():
+    """The audit checks a closed gate's candidates too: a game's tests catch a false gate."""
+    problems = audit_listing(gated(lambda s, seat: False)[0], award_state(3), 0)
+    assert len(problems) == 1 and "accepted by check but not listed" in problems[0]
+    assert audit_listing(gated(lambda s, seat: True)[0], award_state(3), 0) == []
+
+
+def test_a_refusal_while_listing_is_the_shared_one_and_in_full_otherwise():
+    """Inside legal_moves/accepts rule_error gives the one shared refusal (nobody reads it);
+    outside, and after a listing (also one that raised), the full error again."""
+    seen = []
+
+    def check(s, seat, move):
+        seen.append(rule_error("give.target", f"seat {move['to']}", to=move["to"]))
+        return seen[-1] if move["to"] == 0 else None
+    keep, give = GAME.decisions[1].rules
+    award = DecisionKind("award", (keep, Rule("give", check, give.play, one("give", to=0))))
+    game = type("Seen", (Gops,), {"decisions": (GAME.decisions[0], award)})()
+    assert game.legal_moves(award_state(3), 0) == [{"type": "keep"}]
+    assert seen == [kit_mod._REFUSED] and seen[0].__traceback__ is None
+    assert not kit_mod.accepts(award.rules[1], award_state(3), 0, {"type": "give", "to": 0})
+    assert seen[-1] is kit_mod._REFUSED and not kit_mod._listing.on
+    full = rule_error("give.target", "m")
+    assert full is not kit_mod._REFUSED and full.message == "rule 'give': m"
+    broken = DecisionKind("award", (keep, Rule("give", lambda s, seat, m: 1 / 0, give.play,
+                                               one("give", to=1))))
+    game = type("Broken", (Gops,), {"decisions": (GAME.decisions[0], broken)})()
+    with pytest.raises(ZeroDivisionError):
+        game.legal_moves(award_state(3), 0)
+    assert not kit_mod._listing.on and rule_error("give.target", "m") is not kit_mod._REFUSED

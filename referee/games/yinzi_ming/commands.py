@@ -24,6 +24,30 @@ def check_action_left(s, rule: str) -> dict:
     return turn
 
 
+def action_left(s, seat) -> bool:
+    """A listing gate: False when `check_action_left` refuses (every Command and Trade move
+    of the turn then, whatever the move: no candidate need be built or checked)."""
+    turn = s["turn"]
+    return turn["used"] < turn["allowed"]
+
+
+def _tile_gate(s, seat) -> bool:
+    """Deploy's tile option: an action left, no tile bought this Command, the Peasants and
+    the transport for one (deploy_tile's checks that no slot or Field changes)."""
+    turn = s["turn"]
+    return (turn["used"] < turn["allowed"] and not turn["tile_bought"]
+            and s["seats"][seat]["peasants"] >= data.TILE_PEASANTS
+            and board.supply_cost(s, data.TILE_PEASANTS) <= board.allowance_left(s, seat, turn))
+
+
+def _build_gate(s, seat) -> bool:
+    """Build: an action left, the Stone and the Overseers (the checks no Workshop tile or
+    Field changes); up to 672 candidates are built otherwise."""
+    st = s["seats"][seat]
+    return (action_left(s, seat) and st["stone"] >= board.build_stone(s, seat)
+            and st["overseers"] >= data.BUILD_OVERSEERS)
+
+
 def advance(s, seat, move, dry) -> None:
     """Increase Transport Capacity: the Ambassador moves one space (to the last at most)."""
     turn = check_action_left(s, "advance")
@@ -220,20 +244,21 @@ RULES = {r.type: r for r in (
     Rule.dry("advance", advance, one("advance")),
     Rule.dry("deploy", deploy,
              lambda s, seat: [{"type": "deploy", "space": sid} for sid in data.SPACE_IDS
-                              if board.unattended(s, sid)]),
+                              if board.unattended(s, sid)], gate=action_left),
     Rule.dry("deploy_tile", deploy_tile,
              lambda s, seat: [{"type": "deploy_tile", "slot": i + 1, "field": f}
                               for i, slot in enumerate(s["register"]) if slot["tile"] is not None
-                              for f in board.unattended_fields(s)]),
-    Rule.dry("sell", sell, _sell_candidates),
+                              for f in board.unattended_fields(s)], gate=_tile_gate),
+    Rule.dry("sell", sell, _sell_candidates, gate=action_left),
     # Build lists up to 3 x 4 x 56 Field triples, all legal or none (they differ only in
     # what the checks do not look at); audit_listing in the tests confirms it over playouts.
-    Rule.dry("build", build, _build_candidates, ALIKE),
+    Rule.dry("build", build, _build_candidates, ALIKE, gate=_build_gate),
     Rule.dry("upgrade", upgrade,
              lambda s, seat: [{"type": "upgrade", "workshop": w} for w in sorted(s["workshops"])
-                              if s["workshops"][w]["owner"] == seat]),
+                              if s["workshops"][w]["owner"] == seat], gate=action_left),
     Rule.dry("corrupt", corrupt,
              lambda s, seat: [{"type": "corrupt", "benefit": b} for b in data.BENEFIT_IDS
-                              if s["admin"][b] is None]),
+                              if s["admin"][b] is None], gate=action_left),
 )}
-"""The Command actions: candidates, each checked by its handler (Build: one check for all)."""
+"""The Command actions: candidates, each checked by its handler (Build: one check for all);
+the gates skip the candidates when a check every one of them would fail refuses."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from referee.games.yinzi_ming import board, data
 from referee.core.kit import Rule, one, rule_error
-from referee.games.yinzi_ming.commands import check_action_left
+from referee.games.yinzi_ming.commands import action_left, check_action_left
 
 
 def _check_slot(s, action: str) -> None:
@@ -135,7 +135,8 @@ def _ship_candidates(s, seat):
             for p in s["port"]]
 
 
-RULES = {r.type: r for r in (Rule.dry("produce", produce, _produce_candidates),
-                            Rule.dry("ship", ship, _ship_candidates),
+RULES = {r.type: r for r in (Rule.dry("produce", produce, _produce_candidates,
+                                     gate=action_left),
+                            Rule.dry("ship", ship, _ship_candidates, gate=action_left),
                             Rule.dry("quarry", quarry, one("quarry")))}
-"""The Trade actions: candidates, each checked by its handler."""
+"""The Trade actions: candidates, each checked by its handler (skipped with no action left)."""

@@ -15,17 +15,18 @@ from referee.core.rng import MAX_SEED
 from referee.games.yinzi_ming import board, data
 
 _DECKS = ("crop_deck", "workshop_deck", "market_deck", "ship_deck")
-_HIDDEN = set(_DECKS) | {"seed", "seats", "occupants", "tiles", "covered", suspend.KEY}
+_HIDDEN = (*_DECKS, "seed", "seats", "occupants", "tiles", "covered", suspend.KEY)
 """Keys not shown as they are: the decks (sorted, in `decks`), the seats (`_seat_view`), the
 board's three (in `board`), the seed, and the core's chance record (the core shows it)."""
 
 
 def _seat_view(st: dict) -> dict:
-    view = {k: v for k, v in st.items() if k != "deck"}
+    view = dict(st)   # the seat's keys in order, but its deck (a copy, then one deletion)
+    del view["deck"]
     view["deck_size"] = len(st["deck"])
     view["deck_cards"] = sorted(st["deck"])
-    view["cards"] = [{**c, "lines": data.CARDS[c["card"]][0], "value": data.CARDS[c["card"]][1]}
-                     for c in st["cards"]]
+    view["cards"] = [{**c, "lines": lines, "value": value}
+                     for c in st["cards"] for lines, value in (data.CARDS[c["card"]],)]
     return view
 
 
@@ -71,6 +72,11 @@ COMPONENTS = {"workshops": dict(data.WORKSHOP_TILES), "inputs": dict(data.GOOD_I
 Good takes, the Goods each Ship's slots want. In the view so clients never copy the tables."""
 
 
+_SLOT_FACTS = tuple((i + 1, data.SLOT_COST[i + 1], slot["name"], data.SLOT_EFFECT[i + 1])
+                    for i, slot in enumerate(data.SLOTS))
+"""Each register slot's number, Crop tile cost, name and effect, in slot order."""
+
+
 def view(s, seat: int | None) -> dict:
     """The state as `seat` (None: a spectator) may see it."""
     return json_copy(served_view(s, seat))
@@ -79,7 +85,9 @@ def view(s, seat: int | None) -> dict:
 def served_view(s, seat: int | None) -> dict:
     """`view` sharing objects with `s` and the tables (MAP, COMPONENTS): for a caller that
     only serialises it (the copy that makes `view` independent was half its cost)."""
-    out = {k: v for k, v in s.items() if k not in _HIDDEN}
+    out = dict(s)   # the state's keys in order, less the hidden (a copy and a few deletions
+    for key in _HIDDEN:   # cost a third of filtering every key)
+        out.pop(key, None)
     out["you"] = seat
     out["board"] = _board(s)
     out["map"] = MAP
@@ -89,10 +97,9 @@ def served_view(s, seat: int | None) -> dict:
     out["markets"] = {p: {**m, "demands": data.MARKETS[m["tile"]]["spaces"],
                           "high_demand": data.MARKETS[m["tile"]]["high_demand"]}
                       for p, m in s["markets"].items()}
-    out["register"] = [{**r, "slot": i + 1, "cost": data.SLOT_COST[i + 1],
-                        "crop": data.CROP_TILES.get(r["tile"]), "name": data.SLOTS[i]["name"],
-                        "effect": data.SLOT_EFFECT[i + 1]}
-                       for i, r in enumerate(s["register"])]
+    out["register"] = [{**r, "slot": slot, "cost": cost, "crop": data.CROP_TILES.get(r["tile"]),
+                        "name": name, "effect": effect}
+                       for r, (slot, cost, name, effect) in zip(s["register"], _SLOT_FACTS)]
     out["seats"] = [_seat_view(st) for st in s["seats"]]
     return out
 
