@@ -6,11 +6,13 @@ on a free port unless --url is given, and beside it, with the same gunicorn opti
 a bare Flask JSON endpoint (referee/bench/floor.py). For each client count, C client processes
 (keep-alive connections, http.client) play the service: create a match of remote seats, GET the
 prompt, POST a random legal move, repeat; and then the floor gets the same pairs of requests (a
-GET, a POST). Both in one run, interleaved per round. Prints validated (200) moves per second,
-p50/p99 of POST /moves and GET /prompt, and the server processes' CPU per request (from /proc)
-for both, with the ratio (the target: at most 2x the floor's).
+GET, a POST). Both in one run, taking turns: each round's seconds are cut into --slices turns
+of each, so that the machine's noise falls on both alike (each turn of the service starts new
+matches). Prints validated (200) moves per second, p50/p99 of POST /moves and GET /prompt, and
+the server processes' CPU per request (from /proc) for both, with the ratio (the target: at
+most 2x the floor's).
 
-    referee bench http [--game G] [--clients 1 8 32] [--seconds S] [--rounds R]
+    referee bench http [--game G] [--clients 1 8 32] [--seconds S] [--rounds R] [--slices K]
                        [--gunicorn-workers W] [--url URL] [--no-floor]
 """
 
@@ -119,7 +121,8 @@ def _floor_client(base, start, seconds, out) -> None:
 
 def run(target: dict, clients: int, seconds: float, game: str, players: int) -> dict:
     """C clients against one target ({"kind": "service"|"floor", "base", "server"}) for
-    `seconds`; the figures, server CPU per request included when its processes are known."""
+    `seconds`; the samples (latencies, requests, refusals) and the CPU seconds its measured
+    processes used meanwhile."""
     queue, start = multiprocessing.Queue(), time.monotonic() + 0.5
     if target["kind"] == "service":
         procs = [multiprocessing.Process(target=_service_client, args=(
@@ -135,11 +138,21 @@ def run(target: dict, clients: int, seconds: float, game: str, players: int) -> 
     cpu = {name: s.cpu_seconds() - cpu[name] for name, s in target["measured"].items()}
     for proc in procs:
         proc.join()
-    moves = [m for g in got for m in g["moves"]]
-    prompts = [p for g in got for p in g["prompts"]]
-    requests_ = sum(g["requests"] for g in got)
-    return {"moves_per_s": len(moves) / seconds, "requests": requests_,
-            "rejected": sum(g["rejected"] for g in got),
+    return {"moves": [m for g in got for m in g["moves"]],
+            "prompts": [p for g in got for p in g["prompts"]],
+            "requests": sum(g["requests"] for g in got),
+            "rejected": sum(g["rejected"] for g in got), "cpu": cpu, "seconds": seconds}
+
+
+def figures(runs: list[dict]) -> dict:
+    """The figures of one or more runs of a target taken together: moves per second, p50/p99
+    latencies, requests and refusals, CPU per request of each measured process group."""
+    moves = [m for r in runs for m in r["moves"]]
+    prompts = [p for r in runs for p in r["prompts"]]
+    requests_ = sum(r["requests"] for r in runs)
+    cpu = {name: sum(r["cpu"][name] for r in runs) for name in runs[0]["cpu"]}
+    return {"moves_per_s": len(moves) / sum(r["seconds"] for r in runs), "requests": requests_,
+            "rejected": sum(r["rejected"] for r in runs),
             "move_p50": percentile(moves, 0.5), "move_p99": percentile(moves, 0.99),
             "prompt_p50": percentile(prompts, 0.5), "prompt_p99": percentile(prompts, 0.99),
             **{f"{name}_cpu_ms": 1000 * used / max(1, requests_) for name, used in cpu.items()}}
@@ -190,6 +203,8 @@ def main(argv=None) -> None:
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--slices", type=int, default=4,
+                        help="turns the service and the floor take in each round's seconds")
     parser.add_argument("--gunicorn-workers", type=int, default=README_WORKERS)
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL",
                                                              "redis://127.0.0.1:6379/0"))
@@ -223,8 +238,15 @@ def _report(args, targets: list[dict]) -> None:
     results: dict = {}
     for round_ in range(args.rounds):
         for clients in args.clients:
+            # the service and the floor take turns, `slices` times a round: a spell of the
+            # machine's noise (another process, the host) falls on both alike
+            slices: dict = {t["name"]: [] for t in targets}
+            for _ in range(args.slices):
+                for t in targets:
+                    slices[t["name"]].append(run(t, clients, args.seconds / args.slices,
+                                                 args.game, args.players))
             for t in targets:
-                r = run(t, clients, args.seconds, args.game, args.players)
+                r = figures(slices[t["name"]])
                 results.setdefault((t["name"], clients), []).append(r)
                 print(f"round {round_ + 1} " + _line(t["name"], clients, r), flush=True)
     _summary(args, targets, results)
