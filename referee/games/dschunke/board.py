@@ -13,38 +13,32 @@ from referee.games.dschunke.data import CRATES, JUNKS, LAYER
 
 def visible_crates(layers: list, seat: int) -> int:
     """The crates of `seat` that can be seen on a junk with these layers."""
-    return visible_counts(layers, (seat,))[0]
+    return visible_counts(layers, seat + 1)[seat]
 
 
-def visible_counts(layers: list, seats) -> list[int]:
-    """The crates of each of `seats` that can be seen on a junk with these layers."""
-    if not layers:
-        return [0 for _ in seats]
-    top = layers[-1]
-    if len(layers) == 1:
-        return [CRATES * top.count(s) for s in seats]
-    below, under = layers[-2], CRATES - len(top)
-    return [CRATES * top.count(s) + under * below.count(s) for s in seats]
+def visible_counts(layers: list, seats: int) -> list[int]:
+    """The crates of each seat below `seats` that can be seen on a junk with these layers
+    (strips of higher seats are left out)."""
+    # plain loops, no comprehension per seat: every view builds a row per junk, and the
+    # comprehensions' frames were half its cost
+    row = [0] * seats
+    if layers:
+        top = layers[-1]
+        for owner in top:
+            if owner < seats:
+                row[owner] += CRATES
+        under = CRATES - len(top)
+        if under and len(layers) > 1:
+            for owner in layers[-2]:
+                if owner < seats:
+                    row[owner] += under
+    return row
 
 
 def visible_table(junks: dict, players: int) -> dict:
     """Visible crates per junk per seat: {junk: [count per seat]} (each junk's layers looked
     up once: every view shows the table)."""
-    # plain loops, no comprehension per junk and seat: every view builds this table, and
-    # the comprehensions' frames were half its cost
-    table = {}
-    for junk in JUNKS:
-        layers, row = junks[junk]["layers"], [0] * players
-        if layers:
-            top = layers[-1]
-            for owner in top:
-                row[owner] += CRATES
-            under = CRATES - len(top)
-            if under and len(layers) > 1:
-                for owner in layers[-2]:
-                    row[owner] += under
-        table[junk] = row
-    return table
+    return {junk: visible_counts(junks[junk]["layers"], players) for junk in JUNKS}
 
 
 def load_strip(layers: list, seat: int) -> None:

@@ -10,9 +10,9 @@ from dschunke_helpers import GAME
 
 from referee.core import engine
 from referee.games.dschunke import views
-from referee.games.dschunke.board import visible_counts, visible_table
+from referee.games.dschunke.board import visible_crates, visible_table
 from referee.games.dschunke.common import resupply_count
-from referee.games.dschunke.data import CARDS, JUNKS, STACKS
+from referee.games.dschunke.data import CARDS, CRATES, JUNKS, STACKS
 
 
 def _playout(players: int, seed: int) -> list:
@@ -97,10 +97,26 @@ def test_stacks_seats_and_resupply_are_the_plain_codes(states):
             assert resupply_count(info) == _plain_resupply(info)
 
 
-def test_the_visible_table_is_visible_counts_per_junk(states):
-    """`visible_table`'s loops count what `visible_counts` counts, junk by junk, in order."""
+def _plain_counts(layers: list, seats) -> list[int]:
+    """The rule as first written: top strips show all their crates, the full layer below
+    shows what the top layer leaves uncovered."""
+    if not layers:
+        return [0 for _ in seats]
+    top = layers[-1]
+    if len(layers) == 1:
+        return [CRATES * top.count(s) for s in seats]
+    below, under = layers[-2], CRATES - len(top)
+    return [CRATES * top.count(s) + under * below.count(s) for s in seats]
+
+
+def test_the_visible_table_counts_by_the_rule(states):
+    """`visible_table`'s loops count what the rule's formula counts, junk by junk, in order,
+    and `visible_crates` one seat's of it."""
     for state in states:
         seats = range(state["players"])
-        plain = {junk: visible_counts(state["junks"][junk]["layers"], seats) for junk in JUNKS}
+        plain = {junk: _plain_counts(state["junks"][junk]["layers"], seats) for junk in JUNKS}
         table = visible_table(state["junks"], state["players"])
         assert list(table.items()) == list(plain.items())
+        for junk in JUNKS:
+            for seat in seats:
+                assert visible_crates(state["junks"][junk]["layers"], seat) == plain[junk][seat]
