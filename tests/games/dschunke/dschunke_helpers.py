@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from referee.core import RefereeError, engine
@@ -17,6 +19,18 @@ def new(players: int = 3, seed: int = 0, **options) -> dict:
     """A fresh match state through the engine's start (options checked)."""
     _, state = engine.start(GAME, players, options, seed)
     return state
+
+
+def playout(players: int, seed: int, **options) -> list[dict]:
+    """Every state of one random playout to its end (any pending seat's random legal move)."""
+    state, rnd = new(players, seed, **options), random.Random(seed)
+    states = [state]
+    while GAME.pending(state):
+        decision = rnd.choice(GAME.pending(state))
+        state = GAME.apply(state, decision.seat,
+                           rnd.choice(GAME.legal_moves(state, decision.seat)))
+        states.append(state)
+    return states
 
 
 def play(state: dict, seat: int, move: dict) -> dict:

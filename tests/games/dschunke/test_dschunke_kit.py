@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from referee.core import InvalidState
 from referee.core.copying import deep_copy
 from referee.core.kit import audit_listing
-from tests.games.dschunke.dschunke_helpers import GAME, new
+from tests.games.dschunke.dschunke_helpers import GAME, new, playout
 
 SETUPS = [(2, {"two_player_variant": True}), (2, {"two_player_variant": True,
                                                    "setup_variant": True}),
           (3, {}), (3, {"setup_variant": True}), (4, {})]
-
-
-def _playout(players, options, seed):
-    """Every state of one random playout (a single-colour bid bias reaches the poker's ends)."""
-    state, rnd = new(players, seed, **options), random.Random(seed)
-    states = [state]
-    while GAME.pending(state):
-        decision = rnd.choice(GAME.pending(state))
-        moves = GAME.legal_moves(state, decision.seat)
-        state = GAME.apply(state, decision.seat, rnd.choice(moves))
-        states.append(state)
-    return states
 
 
 @pytest.mark.parametrize("players, options", SETUPS, ids=lambda v: str(v))
@@ -33,7 +19,7 @@ def test_every_listing_agrees_with_its_checks_over_playouts(players, options):
     """audit_listing finds no candidate listed but refused (or accepted but left out)."""
     audited = 0
     for seed in range(2):
-        for state in _playout(players, options, seed):
+        for state in playout(players, seed, **options):
             for decision in GAME.pending(state):
                 assert audit_listing(GAME, state, decision.seat) == []
                 audited += 1
@@ -137,7 +123,7 @@ def test_a_two_player_state_needs_the_variant_and_one_seat_each():
 
 
 def test_every_state_of_a_playout_loads_back():
-    for state in _playout(4, {"setup_variant": True}, 3):
+    for state in playout(4, 3, setup_variant=True):
         assert GAME.from_dict(GAME.to_dict(state)) == state
 
 

@@ -3,38 +3,20 @@ state of random playouts, for every seat, the spectator and a finished game."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from dschunke_helpers import GAME
+from tests.games.dschunke.dschunke_helpers import playout
 
-from referee.core import engine
 from referee.games.dschunke import views
 from referee.games.dschunke.board import visible_crates, visible_table
 from referee.games.dschunke.common import resupply_count
 from referee.games.dschunke.data import CARDS, CRATES, JUNKS, STACKS
 
 
-def _playout(players: int, seed: int) -> list:
-    """Every state of one random playout to its end."""
-    rng, states = random.Random(seed), []
-    _, state = engine.start(GAME, players, None, seed)
-    for version in range(2000):
-        states.append(state)
-        decisions = GAME.pending(state)
-        if not decisions:
-            break
-        seat = decisions[0].seat
-        state, _ = engine.play(GAME, state, version, seat,
-                               rng.choice(GAME.legal_moves(state, seat)))
-    return states
-
-
 @pytest.fixture(scope="module")
 def states() -> list:
     """States of four playouts of 3 and 4 players, the last of each finished."""
     return [state for players, seed in ((3, 1), (4, 2), (3, 3), (4, 4))
-            for state in _playout(players, seed)]
+            for state in playout(players, seed)]
 
 
 def _plain_stack(state, stack, viewer, over):
