@@ -151,9 +151,16 @@ _ILLEGAL = "move.illegal."
 
 class _Listing(threading.local):
     """Whether this thread is listing legal moves (`legal_moves`, `accepts`): only a yes or
-    no is wanted of every check then, never the refusal itself."""
+    no is wanted of every check then, never the refusal itself. `with _listing:` around it
+    (nested listings count: a check may ask `accepts` of another rule)."""
 
-    on = False
+    depth = 0
+
+    def __enter__(self) -> None:
+        self.depth += 1
+
+    def __exit__(self, *exc) -> None:
+        self.depth -= 1
 
 
 _listing = _Listing()
@@ -166,7 +173,7 @@ them a Yinzi move; what a player submits is checked outside listing, in full."""
 def rule_error(code: str, message: str, *, rule: str | None = None, **details) -> IllegalMove:
     """The IllegalMove `move.illegal.<code>` with message "rule '<rule>': <message>"
     (while listing legal moves, one shared refusal: see `_REFUSED`)."""
-    if _listing.on:
+    if _listing.depth:
         return _REFUSED
     code = code[len(_ILLEGAL):] if code.startswith(_ILLEGAL) else code
     return IllegalMove(_ILLEGAL + code, f"rule '{rule or code.split('.')[0]}': {message}",
@@ -277,11 +284,8 @@ class KitGame(Game):
         found = self._decision_of(state, seat)
         if found is None:
             return []
-        outer, _listing.on = _listing.on, True
-        try:
+        with _listing:
             return self._listed(state, seat, found)
-        finally:
-            _listing.on = outer
 
     def _listed(self, state, seat: int, found: tuple) -> list[dict]:
         """`legal_moves` of the decision `found`, while listing (see `_REFUSED`): rule by
@@ -290,10 +294,7 @@ class KitGame(Game):
         if self._kinds[kind].candidates is not None:
             return self._listed_mixed(state, seat, found)
         moves: list[dict] = []
-        for move_type in types:
-            rule = self._rules[kind, move_type]
-            if rule.gate is not None and not rule.gate(state, seat):
-                continue
+        for rule in self._open_rules(state, seat, kind, types):
             candidates = rule.candidates(state, seat)
             if rule.listing == LEGAL:
                 moves += candidates
@@ -424,21 +425,23 @@ class KitGame(Game):
                             continue
                     yield rule, move
             return
-        for move_type in types:
-            rule = self._rules[kind, move_type]
-            if gated and rule.gate is not None and not rule.gate(state, seat):
-                continue
+        for rule in self._open_rules(state, seat, kind, types, gated):
             for move in rule.candidates(state, seat):
                 yield rule, move
+
+    def _open_rules(self, state, seat: int, kind: str, types: tuple, gated: bool = True):
+        """The rules of the open types, in listing order, less those whose gate is closed
+        (none left out unless `gated`)."""
+        for move_type in types:
+            rule = self._rules[kind, move_type]
+            if not gated or rule.gate is None or rule.gate(state, seat):
+                yield rule
 
 
 def accepts(rule: Rule, state, seat: int, move: dict) -> bool:
     """Whether `rule` accepts `move` (its check only: no copy, the state is not touched)."""
-    outer, _listing.on = _listing.on, True
-    try:
+    with _listing:
         return _accepts(rule, state, seat, move)
-    finally:
-        _listing.on = outer
 
 
 def _accepts(rule: Rule, state, seat: int, move: dict) -> bool:

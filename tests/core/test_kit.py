@@ -305,7 +305,7 @@ def test_a_refusal_while_listing_is_the_shared_one_and_in_full_otherwise():
     assert game.legal_moves(award_state(3), 0) == [{"type": "keep"}]
     assert seen == [kit_mod._REFUSED] and seen[0].__traceback__ is None
     assert not kit_mod.accepts(award.rules[1], award_state(3), 0, {"type": "give", "to": 0})
-    assert seen[-1] is kit_mod._REFUSED and not kit_mod._listing.on
+    assert seen[-1] is kit_mod._REFUSED and not kit_mod._listing.depth
     full = rule_error("give.target", "m")
     assert full is not kit_mod._REFUSED and full.message == "rule 'give': m"
     broken = DecisionKind("award", (keep, Rule("give", lambda s, seat, m: 1 / 0, give.play,
@@ -313,4 +313,4 @@ def test_a_refusal_while_listing_is_the_shared_one_and_in_full_otherwise():
     game = type("Broken", (Gops,), {"decisions": (GAME.decisions[0], broken)})()
     with pytest.raises(ZeroDivisionError):
         game.legal_moves(award_state(3), 0)
-    assert not kit_mod._listing.on and rule_error("give.target", "m") is not kit_mod._REFUSED
+    assert not kit_mod._listing.depth and rule_error("give.target", "m") is not kit_mod._REFUSED

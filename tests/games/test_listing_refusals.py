@@ -14,7 +14,13 @@ from referee.games import GAMES
 class _Never:
     """A listing flag that never turns on: every refusal is built in full, as before."""
 
-    on = property(lambda self: False, lambda self, value: None)
+    depth = 0
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc) -> None:
+        pass
 
 
 def _full_verdict(rule, state, seat, move) -> bool:
@@ -52,11 +58,8 @@ def test_listing_agrees_with_full_checks(name, monkeypatch):
         for seed in range(2):
             for state, seat in _positions(game, players, seed):
                 found = game._decision_of(state, seat)
-                kit._listing.on = True   # as inside legal_moves (Yunnan builds bids so)
-                try:
+                with kit._listing:   # as inside legal_moves (Yunnan builds bids so)
                     pairs = list(game._candidates(state, seat, *found, gated=False))
-                finally:
-                    kit._listing.on = False
                 cheap = [kit.accepts(rule, state, seat, move) for rule, move in pairs]
                 listed = game.legal_moves(state, seat)
                 with monkeypatch.context() as patch:
