@@ -120,8 +120,9 @@ REPLY_WAIT = 0.002
 """Seconds a gevent worker waits for a Redis reply in the kernel (the system's select, the
 whole worker blocked) before it yields to its hub to wait there. A loopback Redis answers a
 hot script in well under this; waiting through the hub instead costs a loop of it and more
-system calls (a recv that finds nothing yet, then epoll's) on every round trip. The bound keeps a slow Redis from stalling the worker's other requests for
-more than this per round trip (tests/service/test_scripts.py)."""
+system calls (a recv that finds nothing yet, then epoll's) on every round trip. The bound
+keeps a slow Redis from stalling the worker's other requests for more than this per round
+trip (tests/service/test_scripts.py)."""
 
 
 def _cooperative() -> bool:

@@ -154,7 +154,7 @@ def _stacks(state: dict, viewer: int | None, over: bool) -> list:
     """Each stack as `viewer` sees it: its size, what the viewer saw when it last looked
     through it (`snapshot`), its cards once over or while the viewer looks through it."""
     # the deciding seat and the viewer's looks read once, and a stack never looked through
-    # costs no snapshot call (with board.visible_table's loops: 177k -> 152k instructions a
+    # costs no snapshot call (with board.visible_counts' loops: 177k -> 152k instructions a
     # served view over random playouts)
     looking = state["stage"].get("looking")
     if looking is not None and deciding_seat(state) != viewer:
