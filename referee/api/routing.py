@@ -15,6 +15,7 @@ from __future__ import annotations
 from werkzeug.routing import Map, MapAdapter
 
 from referee.api.lifecycle import FOLLOWS_WERKZEUG
+from referee.core.caches import trim_oldest
 
 ROUTED_LIMIT = 4096
 """Adapters a map keeps (one per distinct request line; the oldest goes first)."""
@@ -68,10 +69,6 @@ class RoutingMap(Map):
             adapter = super().bind_to_environ(env, server_name, subdomain)
             # werkzeug's bind makes a plain MapAdapter; the subclass only adds the match kept
             adapter.__class__ = RememberingAdapter
-            if len(adapters) >= ROUTED_LIMIT:
-                try:
-                    adapters.pop(next(iter(adapters), None), None)   # the oldest
-                except RuntimeError:   # another thread added one meanwhile: trimmed next time
-                    pass
             adapters[key] = adapter
+            trim_oldest(adapters, ROUTED_LIMIT)
         return adapter

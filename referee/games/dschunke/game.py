@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from referee.core import InvalidPlayers
+from referee.core.caches import trim_oldest
 from referee.core.kit import LEGAL, DecisionKind, KitGame, Rule, no_check
 from referee.games.dschunke import (actions, described, flow, hidden, material, phase1, phase3,
                                     poker, scoring, setup, specials, state as state_mod, views)
@@ -160,11 +161,7 @@ class Dschunke(KitGame):
         found = kept.get(id(state))
         if found is None or found[0] is not state:
             kept[id(state)] = found = (state, {})   # holds the state: its id is not reused
-            if len(kept) > SHARED_STATES:
-                try:
-                    del kept[next(iter(kept))]   # the oldest
-                except (RuntimeError, KeyError, StopIteration):
-                    pass   # another thread changed it meanwhile: trimmed next time
+            trim_oldest(kept, SHARED_STATES)
         return views.view(state, seat, found[1])
 
     def outcome(self, state):
