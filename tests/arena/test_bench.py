@@ -37,3 +37,27 @@ def test_the_bench_bot_is_a_process_of_its_own_playing_the_policy():
     moves = [{"type": "a"}, {"type": "b"}, {"type": "c"}]
     picks = {bench_move(moves, version, seat)["type"] for version in range(30) for seat in (0, 1)}
     assert picks == {"a", "b", "c"}  # not always the first legal move (which can stall)
+
+
+def test_the_workers_figure_leaves_no_rq_queue_or_job_behind(needs_real_redis, monkeypatch):
+    """`referee bench arena` without --no-workers queues matches on worker processes: once
+    it has its figure, its queue, the jobs RQ still knew (a match's finishing job queued as
+    the workers stopped has no expiry) and the queue's registries are gone."""
+    import uuid
+
+    import redis
+
+    from arena import benchruns
+
+    fixed = uuid.UUID(int=uuid.uuid4().int)
+    monkeypatch.setattr(benchruns.uuid, "uuid4", lambda: fixed)
+    queue = f"bench-{fixed.hex[:8]}"
+    rate, forfeits = benchruns.matches_per_second(
+        "gops", lambda arena: ["builtin:random"] * 2, 2, [1, 2], 1, needs_real_redis)
+    assert rate > 0 and forfeits == 0
+    client = redis.Redis.from_url(needs_real_redis)
+    assert list(client.scan_iter(f"rq:*{queue}*")) == []
+    assert f"rq:queue:{queue}".encode() not in client.smembers("rq:queues")
+    left = [key for key in client.scan_iter("rq:job:*")
+            if client.hget(key, "origin") == queue.encode()]
+    assert left == []
