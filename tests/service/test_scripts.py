@@ -271,6 +271,50 @@ def test_under_gevent_a_slow_reply_blocks_the_worker_only_briefly(needs_real_red
     assert int(ticks) >= 20   # blocked through the whole script, it would tick at most twice
 
 
+GEVENT_BUSY_WORKER = """
+from gevent import monkey; monkey.patch_all()
+import socket, sys, time, gevent
+from referee.service import scripts
+from referee.service.connection import connect
+scripts.REPLY_WAIT = 30.0   # only other work of the hub may end the kernel wait early
+slow = scripts.hot_script(connect(sys.argv[1]), sys.argv[2])
+slow(args=[1])
+order, (ours, theirs) = [], socket.socketpair()
+def other_request():
+    ours.recv(1)   # waits in the hub, as a worker's other connections do
+    order.append("other request")
+def call():
+    slow(args=[300000])
+    order.append("reply")
+def client():   # a real thread: it writes while the worker waits in the kernel
+    time.sleep(0.03)
+    theirs.send(b"x")
+waiting = gevent.spawn(other_request)
+gevent.sleep(0.01)
+monkey.get_original("_thread", "start_new_thread")(client, ())
+gevent.spawn(call).join()
+waiting.join()
+print(order)
+"""
+
+
+def test_under_gevent_the_kernel_wait_ends_when_the_hub_has_other_work(needs_real_redis,
+                                                                          tmp_path):
+    """While a 300 ms script runs, a request of another connection becomes ready (its
+    client writes after 30 ms): the worker stops waiting for Redis in the kernel and serves
+    it, long before the reply comes, although REPLY_WAIT (set to 30 s here) has not run
+    out; the reply is read all the same."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "busy_worker.py"
+    script.write_text(GEVENT_BUSY_WORKER)
+    out = subprocess.run([sys.executable, str(script), needs_real_redis,
+                          SLOW % uuid.uuid4().hex], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['other request', 'reply']"
+
+
 def test_the_kernel_wait_is_for_gevent_workers_only(client, monkeypatch):
     """Outside gevent a read blocks anyway: no extra select. Under gevent the reply is
     waited for with the system's select, for REPLY_WAIT s, once per round trip."""
