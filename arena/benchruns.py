@@ -212,7 +212,8 @@ def drop_queue(redis_url: str, name: str) -> None:
                   queue.scheduled_job_registry, queue.canceled_job_registry]
     jobs = {*queue.job_ids, *(i for r in registries for i in r.get_job_ids())}
     queue.connection.delete(*(f"{prefix}{i}" for i in jobs for prefix in
-                              ("rq:job:", "rq:results:")), *(r.key for r in registries))
+                              ("rq:job:", "rq:results:")), *(r.key for r in registries),
+                              queue.intermediate_queue_key)
     queue.delete(delete_jobs=True)
 
 
