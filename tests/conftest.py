@@ -192,6 +192,7 @@ def delete_keys(redis_url, prefix: str, queue: str) -> None:
         keys = list(client.scan_iter(pattern, count=1000))
         if keys:
             client.delete(*keys)
+    client.srem("rq:queues", f"rq:queue:{queue}")   # RQ's set of queues names it too
 
 
 @pytest.fixture
