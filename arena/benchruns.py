@@ -20,7 +20,6 @@ from urllib.parse import urlsplit
 
 import redis
 import redis.connection
-from rq import Queue
 
 from arena.benchbot import bench_move
 from arena.plugin import arena_plugin
@@ -29,6 +28,7 @@ from referee.core import engine
 from referee.root import build_service
 from referee.service import defaults, runner, scripts
 from referee.service.config import Settings
+from referee.service.worker import drop_queue
 from referee.service.drivers import Choice, Turn
 from referee.service.errors import InvalidSeats
 from referee.service.plugins import Plugin
@@ -199,22 +199,8 @@ def matches_per_second(game: str, seats_of, players: int, seeds, workers: int,
             proc.terminate()
             proc.wait(10)
         cleanup(arena)
-        drop_queue(redis_url, queue)
+        drop_queue(redis.Redis.from_url(redis_url), queue)
 
-
-def drop_queue(redis_url: str, name: str) -> None:
-    """Delete the RQ queue `name` a bench made, with every job it still knew (queued, or in
-    one of its registries: RQ keeps a finished job's record, and jobs queued when the
-    workers stopped, with no expiry) and its place in RQ's list of queues."""
-    queue = Queue(name, connection=redis.Redis.from_url(redis_url))
-    registries = [queue.started_job_registry, queue.finished_job_registry,
-                  queue.failed_job_registry, queue.deferred_job_registry,
-                  queue.scheduled_job_registry, queue.canceled_job_registry]
-    jobs = {*queue.job_ids, *(i for r in registries for i in r.get_job_ids())}
-    queue.connection.delete(*(f"{prefix}{i}" for i in jobs for prefix in
-                              ("rq:job:", "rq:results:")), *(r.key for r in registries),
-                              queue.intermediate_queue_key)
-    queue.delete(delete_jobs=True)
 
 
 class RoundTrips:

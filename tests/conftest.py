@@ -187,12 +187,17 @@ def delete_keys(redis_url, prefix: str, queue: str) -> None:
 
     if redis_url is None:  # the embedded store goes with the process
         return
+    from referee.service.worker import drop_queue
+
     client = redis.Redis.from_url(redis_url)
+    drop_queue(client, queue)   # its jobs too: their keys do not name the queue
     for pattern in (f"{prefix}:*", f"rq:*{queue}*"):
         keys = list(client.scan_iter(pattern, count=1000))
         if keys:
             client.delete(*keys)
-    client.srem("rq:queues", f"rq:queue:{queue}")   # RQ's set of queues names it too
+    workers = [w for w in client.smembers("rq:workers") if queue.encode() in w]
+    if workers:   # workers named after the queue, gone with their keys above
+        client.srem("rq:workers", *workers)
 
 
 @pytest.fixture
