@@ -214,14 +214,17 @@ def run_worker(service, burst: bool = False, name: str | None = None) -> None:
 
 def drop_queue(client, name: str) -> None:
     """Delete the RQ queue `name` (one a benchmark or a test made for itself), with every job
-    it still knew (queued, or in one of its registries: RQ keeps a finished job's record,
-    and jobs still queued when the workers stopped, with no expiry), its registries, its
-    intermediate list and its place in RQ's set of queues. `client`: a Redis client."""
+    it still knew (queued, being taken by a worker as it stopped, or in one of its
+    registries: RQ keeps a finished job's record, and such jobs have no expiry), its
+    registries, its intermediate list and its place in RQ's set of queues. `client`: a
+    Redis client."""
     queue = Queue(name, connection=client)
     registries = [queue.started_job_registry, queue.finished_job_registry,
                   queue.failed_job_registry, queue.deferred_job_registry,
                   queue.scheduled_job_registry, queue.canceled_job_registry]
-    jobs = {*queue.job_ids, *(i for r in registries for i in r.get_job_ids())}
+    taken = client.lrange(queue.intermediate_queue_key, 0, -1)   # a worker was taking them
+    jobs = {*queue.job_ids, *(i for r in registries for i in r.get_job_ids()),
+            *(i.decode() if isinstance(i, bytes) else i for i in taken)}
     client.delete(*(f"{prefix}{i}" for i in jobs for prefix in ("rq:job:", "rq:results:")),
                   *(r.key for r in registries), queue.intermediate_queue_key)
     queue.delete(delete_jobs=True)
