@@ -202,7 +202,6 @@ def matches_per_second(game: str, seats_of, players: int, seeds, workers: int,
         drop_queue(redis.Redis.from_url(redis_url), queue)
 
 
-
 class RoundTrips:
     """Counts what this thread sends to Redis: one packet (a command or a pipeline) is one
     round trip, through redis-py or the store's own sockets for its hot scripts

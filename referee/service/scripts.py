@@ -139,8 +139,9 @@ def _hub_fd() -> int | None:
     sleeps only while it has nothing else to do: under load (32 clients) it serves a ready
     request meanwhile instead of letting the machine switch to another process and back."""
     gevent = sys.modules.get("gevent")
-    fileno = getattr(getattr(gevent.get_hub(), "loop", None), "fileno", None) if gevent \
-        else None
+    if gevent is None:
+        return None
+    fileno = getattr(gevent.get_hub().loop, "fileno", None)   # libev's and libuv's loops
     fd = fileno() if fileno is not None else None
     return fd if isinstance(fd, int) and fd >= 0 else None
 

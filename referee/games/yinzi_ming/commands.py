@@ -35,7 +35,7 @@ def _tile_gate(s, seat) -> bool:
     """Deploy's tile option: an action left, no tile bought this Command, the Peasants and
     the transport for one (deploy_tile's checks that no slot or Field changes)."""
     turn = s["turn"]
-    return (turn["used"] < turn["allowed"] and not turn["tile_bought"]
+    return (action_left(s, seat) and not turn["tile_bought"]
             and s["seats"][seat]["peasants"] >= data.TILE_PEASANTS
             and board.supply_cost(s, data.TILE_PEASANTS) <= board.allowance_left(s, seat, turn))
 
