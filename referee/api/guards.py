@@ -11,8 +11,10 @@ read.
 from __future__ import annotations
 
 from flask import request
+from werkzeug.exceptions import ClientDisconnected
 
 from referee.api.arguments import JSON_BODY
+from referee.api.lifecycle import FOLLOWS_WERKZEUG
 from referee.core.errors import RefereeError
 from referee.service import strictjson
 
@@ -25,7 +27,7 @@ def strict_json_body() -> None:
     req = request._get_current_object()   # one context lookup, not one per attribute
     if req.method not in ("POST", "PUT", "PATCH") or not req.is_json:
         return
-    data = req.get_data(cache=True)
+    data = _body(req)
     if not data:
         return
     try:
@@ -34,6 +36,27 @@ def strict_json_body() -> None:
     except strictjson.BadJson as err:
         raise RefereeError(f"the request body is not valid JSON: {err}",
                            code="request.malformed_json") from None
+
+
+def _body(req) -> bytes:
+    """`req.get_data(cache=True)`: the body, kept for later reads. A plain body (a
+    Content-Length within the app's limit, no transfer encoding) is read straight from the
+    server's input, as werkzeug 3.1 would read it, without building its limited stream for
+    one read; anything else (a body too large: 413) goes through werkzeug."""
+    environ = req.environ
+    length = environ.get("CONTENT_LENGTH")
+    limit = req.max_content_length
+    if (not FOLLOWS_WERKZEUG or not length or not length.isdigit() or limit is None
+            or int(length) > limit or "HTTP_TRANSFER_ENCODING" in environ
+            or "_cached_data" in req.__dict__ or "stream" in req.__dict__):
+        return req.get_data(cache=True)
+    size = int(length)
+    data = environ["wsgi.input"].read(size)
+    if len(data) != size:   # the connection ended first: werkzeug's stream raises this too
+        raise ClientDisconnected(f"the request body ended before its Content-Length "
+                                 f"({size} bytes)")
+    req._cached_data = data
+    return data
 
 
 def init_app(app) -> None:

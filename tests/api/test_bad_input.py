@@ -149,3 +149,38 @@ def test_bad_query_parameters(client, match):
     assert (r.status_code, r.json["code"]) == (422, "request.invalid")
     r = client.get(f"/v1/matches/{match['id']}/log?format=xml")
     assert (r.status_code, r.json["code"]) == (422, "request.invalid")
+
+
+@pytest.mark.parametrize("terminated", [False, True], ids=["plain", "gunicorn-like"])
+def test_a_body_shorter_than_its_content_length(client, match, terminated):
+    """The connection ended before the body its Content-Length announced (under a server
+    that ends the input itself, as gunicorn does, and one that does not): 400
+    request.malformed naming the Content-Length, never a 500, and the match is unchanged."""
+    import io
+
+    before = snapshot(client, match["id"])
+    body = b'{"move": {"type": "bid", "card": 2}}'
+    overrides = {"CONTENT_LENGTH": str(len(body))}   # the test client would set 10
+    if terminated:
+        overrides["wsgi.input_terminated"] = True
+    r = client.post(f"/v1/matches/{match['id']}/moves", input_stream=io.BytesIO(body[:10]),
+                    content_type="application/json", headers=auth(t(match, 1)),
+                    environ_overrides=overrides)
+    assert r.status_code == 400 and r.mimetype == "application/problem+json"
+    assert r.json["code"] == "request.malformed", r.json
+    assert f"Content-Length ({len(body)} bytes)" in r.json["detail"]
+    assert snapshot(client, match["id"]) == before
+
+
+@pytest.mark.parametrize("terminated", [False, True], ids=["plain", "gunicorn-like"])
+def test_a_body_read_from_the_server_input_is_read_once_and_whole(client, match, terminated):
+    """A move's body, read straight from the server's input: the move lands."""
+    import io
+
+    body = b'{"move": {"type": "bid", "card": 2}, "expected_version": 1}'
+    r = client.post(f"/v1/matches/{match['id']}/moves", input_stream=io.BytesIO(body),
+                    content_type="application/json",
+                    headers=auth(t(match, 1)),
+                    environ_overrides={"wsgi.input_terminated": True} if terminated else {})
+    assert r.status_code == 200, r.json
+    assert r.json["version"] == 2
