@@ -105,11 +105,15 @@ def check_turn(game: Game, state, version: int, seat, expected_version=None) -> 
     return decision
 
 
-def play(game: Game, state, version: int, seat: int, move, expected_version=None):
-    """Every check, then the move: returns (new state, the sealed flag of the decision)."""
+def play(game: Game, state, version: int, seat: int, move, expected_version=None,
+         stored_json: bytes | None = None):
+    """Every check, then the move: returns (new state, the sealed flag of the decision).
+    `stored_json`: the JSON of `game.stored(state)`, if the caller holds it (apply_stored)."""
     decision = check_turn(game, state, version, seat, expected_version)
     check_move_shape(game, decision, move)
-    return game.apply(state, seat, move), decision.sealed
+    if stored_json is None:
+        return game.apply(state, seat, move), decision.sealed
+    return game.apply_stored(state, seat, move, stored_json), decision.sealed
 
 
 def replay(game: Game, players: int, options: dict | None, seed: int, moves,

@@ -42,6 +42,12 @@ class Game(ABC):
     def apply(self, state, seat: int, move: dict):
         """The state after `seat` plays `move`; raises IllegalMove(code, message). Never mutates."""
 
+    def apply_stored(self, state, seat: int, move: dict, stored_json: bytes):
+        """`apply`, for a caller that holds `stored_json`, the JSON of `stored(state)` (the
+        service's record of the state it just committed): a game whose private copy of a
+        state is that state's JSON read back may read it from there (KitGame does)."""
+        return self.apply(state, seat, move)
+
     @abstractmethod
     def view(self, state, seat: int | None) -> dict:
         """What `seat` may see of the state (None: a spectator), as JSON-able data."""

@@ -10,7 +10,8 @@ derives (so no game writes them again):
   ALIKE: one check decides them all). So listing and apply share one source of truth.
 - `apply`: resolve the seat's decision, dispatch by move type, `check` on the input (a
   refused move costs no copy), copy the state ONCE, `play` on the copy, then `settle`.
-  The input is never mutated.
+  The input is never mutated. `apply_stored` is the same with the copy read from the JSON
+  the caller holds of the state (the service, after committing it).
 - `from_dict`: the declared `state_schema`, then the `check_state` invariants; InvalidState
   names the JSON path of the first bad field. `to_dict` is a copy.
 
@@ -99,9 +100,9 @@ State. `state_schema` is JSON Schema (see `referee.core.statecheck` for short bu
 the schema, and a stray KeyError/TypeError there still becomes InvalidState. A state is
 JSON data, as the service stores it: dicts with str keys, lists, str, int, float, bool and
 None (no tuples, no Enum members). The kit's copies (`apply`, `to_dict`, `from_dict`) are
-`copying.json_copy`, exact for such data; an object found in two places of the state comes
-back as two equal objects, as from the service's JSON, so a game never changes one of them
-expecting the other to follow.
+`copying.json_copy`, exact for such data (`apply_stored` reads its copy from the JSON); an
+object found in two places of the state comes back as two equal objects, as from the
+service's JSON, so a game never changes one of them expecting the other to follow.
 
 External chance (`referee.core.chance`, `referee.core.suspend`). A kit game whose random
 events all go through `chance.draw`/`take`/`shuffled` sets `external_chance = True`; then
@@ -132,6 +133,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable
+
+import orjson
 
 from referee.core import suspend
 from referee.core.chance import CHANCE
@@ -325,6 +328,16 @@ class KitGame(Game):
 
     def apply(self, state, seat: int, move: dict):
         """Check `move` by its rule, then copy once, play it on the copy and settle."""
+        return self._apply(state, seat, move, None)
+
+    def apply_stored(self, state, seat: int, move: dict, stored_json: bytes):
+        """`apply`, with the private copy read from `stored_json` (a kit state is stored as
+        itself): the JSON the service wrote of it, instead of writing it again and comparing
+        (json_copy). The copy is then the state as stored, which is what every other process
+        of the service reads back and plays on."""
+        return self._apply(state, seat, move, stored_json)
+
+    def _apply(self, state, seat: int, move: dict, stored_json: bytes | None):
         if suspend.is_external(state):
             return suspend.play(self, state, seat, move)
         rule = self.rule_for(state, seat, move)
@@ -332,7 +345,7 @@ class KitGame(Game):
             refusal = rule.check(state, seat, move)
             if refusal is not None:
                 raise refusal
-        new = json_copy(state)
+        new = json_copy(state) if stored_json is None else orjson.loads(stored_json)
         rule.play(new, seat, move)
         self.settle(new)
         return new

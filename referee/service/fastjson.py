@@ -32,6 +32,29 @@ def dumpb(value) -> bytes:
         return _STDLIB(value).encode()
 
 
+_FRAGMENT = getattr(orjson, "Fragment", None)   # orjson 3.9.17 and later
+
+
+def dumpb_orjson(value) -> bytes | None:
+    """orjson's compact JSON of `value`, or None where orjson refuses it (what `dumpb` hands
+    to `json`): text that `loads` reads back as the same data."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return None
+
+
+def dumpb_with(record: dict, key: str, written: bytes | None) -> bytes:
+    """`dumpb(record)`, given `written`, the JSON of `record[key]` made already (None: not
+    made): copied in as it is, not written again."""
+    if written is None or _FRAGMENT is None:
+        return dumpb(record)
+    try:
+        return orjson.dumps({**record, key: _FRAGMENT(written)})
+    except TypeError:
+        return dumpb(record)
+
+
 def loads(text: str | bytes):
     """The value of JSON text the service wrote itself (what clients send is read by
     strictjson)."""

@@ -19,7 +19,7 @@ from referee.core.errors import MatchOver, RefereeError
 from referee.core.registry import Registry
 from referee.core.results import adjudicate, apply_forfeits
 from referee.core.rng import MAX_SEED
-from referee.service import defaults
+from referee.service import defaults, fastjson
 from referee.service import seeds as seedlib
 from referee.service.config import Settings
 from referee.service.disclosure import Caller, MatchReading, publicity
@@ -209,12 +209,14 @@ class MatchService(MatchReading, MatchEndings):
                         continue
                 raise
             automated = self.automated_seat(meta, new_live) is not None
+            state_json = fastjson.dumpb_orjson(new_live.state)
             done = self.store.commit(match_id, live.version, new_live, [entry], automated,
-                                     idempotency or "", self.remote_due(meta, new_live))
+                                     idempotency or "", self.remote_due(meta, new_live),
+                                     state_json)
             if done == -1:
                 return self.store.live(match_id), True
             if done:
-                self._states.put(match_id, new_live.version, new_state, new_live)
+                self._states.put(match_id, new_live.version, new_state, new_live, state_json)
                 self._after_commit(meta, live, new_live, queue=not from_runner)
                 return (new_live, False) if idempotency else new_live
             live, maybe_behind = None, False   # the match moved on: read it again
@@ -226,7 +228,8 @@ class MatchService(MatchReading, MatchEndings):
         """`move` applied to `live` in this process, nothing committed: (the new live, the
         new state, its log entry). Raises what the rules and the match refuse."""
         self._may_move(meta.id, live, seat, by)
-        new_state, sealed = engine.play(game, state, live.version, seat, move, expected_version)
+        new_state, sealed = engine.play(game, state, live.version, seat, move, expected_version,
+                                        self._states.stored_json(meta.id, live.version, state))
         new_live = self._live_after(game, meta, live, new_state, live.version + 1, seat)
         if update_live is not None:
             update_live(new_live)
@@ -247,15 +250,16 @@ class MatchService(MatchReading, MatchEndings):
         last = steps[-1][0]
         automated = self.automated_seat(meta, last) is not None
         entries, due = [e for _, e in steps], self.remote_due(meta, last)
+        state_json = fastjson.dumpb_orjson(last.state)
         if rider is None:
             landed = self.store.commit(meta.id, base.version, last, entries, automated,
-                                       remote_due=due)
+                                       remote_due=due, state_json=state_json)
         else:
             landed = self.store.commit_with_rider(meta.id, base.version, last, entries,
-                                                  automated, due, rider)
+                                                  automated, due, rider, state_json)
         if not landed:
             return False
-        self._states.put(meta.id, last.version, state, last)
+        self._states.put(meta.id, last.version, state, last, state_json)
         old = base
         for new, _ in steps:
             new.updated_at = last.updated_at

@@ -34,21 +34,32 @@ class StateCache:
         item = self._items.get(match_id)
         return None if item is None else item[1]
 
-    def put(self, match_id: str, version: int, state=None, live=None) -> None:
-        """Keep the match at `version`: its state and/or live record (what is known of the
-        same version already cached stays; another version's views go)."""
+    def put(self, match_id: str, version: int, state=None, live=None,
+            state_json: bytes | None = None) -> None:
+        """Keep the match at `version`: its state and/or live record, and the JSON the store
+        was sent of the state (what is known of the same version already cached stays;
+        another version's views go)."""
         old = self._items.get(match_id)
         views = {}
         if old is not None and old[0] == version:
-            state = old[2] if state is None else state
+            if state is None or state is old[2]:
+                state, state_json = old[2], state_json or old[4]
             live = old[1] if live is None else live
             views = old[3]
         elif old is not None and old[0] > version:
             return   # a slower reader of an older version: keep the newer one
-        self._items[match_id] = (version, live, state, views)
+        self._items[match_id] = (version, live, state, views, state_json)
         self._items.move_to_end(match_id)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
+
+    def stored_json(self, match_id: str, version: int, state) -> bytes | None:
+        """The JSON the store was sent of `state`, if `state` is the match's cached state at
+        `version` and this process committed it (Game.apply_stored reads its copy from it)."""
+        item = self._items.get(match_id)
+        if item is None or item[0] != version or item[2] is not state:
+            return None
+        return item[4]
 
     def view(self, match_id: str, version: int, viewer, compute: Callable[[], object]):
         """`viewer`'s view (a seat, or None for a spectator) of the match at `version`:

@@ -201,26 +201,27 @@ class MatchStore:
 
     def commit(self, match_id: str, expected_version: int, live: Live, entries: list[dict],
                automated: bool = False, idempotency: str = "",
-               remote_due: float | None = None) -> int:
+               remote_due: float | None = None, state_json: bytes | None = None) -> int:
         """Write `live` and append `entries` if the stored version is still `expected_version`.
 
         `automated` says whether a bot (not a remote seat) must act next, which is what the
         janitor looks for when it resumes matches whose runner died. `idempotency` (a
         `seat:key` field) is recorded with the commit; a second commit with it answers -1.
         `remote_due`: when the remote seat(s) to act now forfeit on time (None: none is).
+        `state_json`: the JSON of `live.state`, when the caller made it (written as it is).
         Returns 1 when committed, 0 when the version moved on.
         """
         keys, args = self._commit_call(match_id, expected_version, live, entries, automated,
-                                       idempotency, remote_due)
+                                       idempotency, remote_due, state_json)
         return int(self._commit(keys=keys, args=args))
 
     def commit_with_rider(self, match_id: str, expected_version: int, live: Live,
                           entries: list[dict], automated: bool, remote_due: float | None,
-                          rider: Rider) -> int:
+                          rider: Rider, state_json: bytes | None = None) -> int:
         """`commit`, with the rider's script in the same round trip (scripts.run_with_rider);
         the rider hears its reply and whether the commit landed."""
         keys, args = self._commit_call(match_id, expected_version, live, entries, automated,
-                                       "", remote_due)
+                                       "", remote_due, state_json)
         try:
             done, ridden = run_with_rider(self._commit, keys, args, rider)
         except BaseException:
@@ -230,12 +231,13 @@ class MatchStore:
         return int(done)
 
     def _commit_call(self, match_id, expected_version, live, entries, automated, idempotency,
-                     remote_due) -> tuple[list, list]:
+                     remote_due, state_json=None) -> tuple[list, list]:
         """The commit script's keys and arguments."""
         live.updated_at = time.time()
         keys = [self.key(match_id, "live"), self.key(match_id, "ver"), self.key(match_id, "log"),
                 f"{self.prefix}:automated", self.key(match_id, "idem"), self._remote_key]
-        args = [expected_version, live.version, _DUMPB(vars(live)), int(automated), match_id,
+        record = fastjson.dumpb_with(vars(live), "state", state_json)
+        args = [expected_version, live.version, record, int(automated), match_id,
                 self.key(match_id, "events"), idempotency, IDEMPOTENCY_TTL,
                 "" if remote_due is None else repr(remote_due), *[_DUMPB(e) for e in entries]]
         return keys, args

@@ -8,6 +8,7 @@ import math
 import uuid
 from collections import OrderedDict
 
+import orjson
 import pytest
 
 from referee.conformance import playable_setups
@@ -16,7 +17,7 @@ from referee.core.canonical import canonical
 from referee.core.chance import EXTERNAL, INTERNAL
 from referee.core.copying import deep_copy, json_copy
 from referee.core.rng import Rng
-from tests.conftest import ALL_GAMES
+from tests.conftest import ALL_GAMES, GOPS
 
 
 class Colour(enum.Enum):
@@ -104,3 +105,41 @@ def test_json_copy_plays_as_deep_copy(game, players, options, chance, monkeypatc
     monkeypatch.setattr(kit, "json_copy", deep_copy)
     monkeypatch.setattr(suspend, "json_copy", deep_copy)
     assert _playout(game, players, options, chance, 11) == fast
+
+
+def _stored_playout(game, players, options, chance, seed):
+    """`_playout`, each move applied with the JSON of the state as the service stores it
+    (engine.play's `stored_json`: Game.apply_stored); each input state checked unchanged."""
+    _, state = engine.start(game, players, options, seed, chance)
+    rng, version, texts = Rng(seed, "json-copy"), 0, [canonical(state)]
+    while game.pending(state):
+        decision = rng.choice(game.pending(state))
+        move = rng.choice(game.legal_moves(state, decision.seat))
+        before = canonical(state)
+        new, _ = engine.play(game, state, version, decision.seat, move,
+                             stored_json=orjson.dumps(game.stored(state)))
+        assert canonical(state) == before, f"version {version}: apply_stored changed its input"
+        state, version = new, version + 1
+        texts.append(canonical(state))
+    return texts
+
+
+@pytest.mark.parametrize("game, players, options, chance", CASES)
+def test_apply_stored_plays_as_apply(game, players, options, chance):
+    """A move applied on the copy read from the state's stored JSON (the service's path after
+    its own commit) passes through the very states `apply` does, and never touches its input."""
+    assert _stored_playout(game, players, options, chance, 12) == \
+        _playout(game, players, options, chance, 12)
+
+
+def test_apply_stored_plays_on_the_state_as_stored():
+    """The copy is the stored JSON read back, not the state object: what every other process
+    of the service plays on (a test game's state with a list stored, played from its JSON)."""
+    game = GOPS
+    _, state = engine.start(game, 2, {"cards": 3}, 5, INTERNAL)
+    seat = game.pending(state)[0].seat
+    move = game.legal_moves(state, seat)[0]
+    stored = orjson.loads(orjson.dumps(state))
+    stored["marker"] = "from the stored JSON"
+    new = game.apply_stored(state, seat, move, orjson.dumps(stored))
+    assert new["marker"] == "from the stored JSON" and "marker" not in state
