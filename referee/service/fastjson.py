@@ -32,7 +32,7 @@ def dumpb(value) -> bytes:
         return _STDLIB(value).encode()
 
 
-_FRAGMENT = getattr(orjson, "Fragment", None)   # orjson 3.9.17 and later
+_FRAGMENT = getattr(orjson, "Fragment", None)   # newer releases; else records are written whole
 
 
 def dumpb_orjson(value) -> bytes | None:
