@@ -45,12 +45,12 @@ def _body(req) -> bytes:
     one read; anything else (a body too large: 413) goes through werkzeug."""
     environ = req.environ
     length = environ.get("CONTENT_LENGTH")
+    size = int(length) if length and length.isascii() and length.isdigit() else None
     limit = req.max_content_length
-    if (not FOLLOWS_WERKZEUG or not length or not length.isdigit() or limit is None
-            or int(length) > limit or "HTTP_TRANSFER_ENCODING" in environ
+    if (not FOLLOWS_WERKZEUG or size is None or limit is None or size > limit
+            or "HTTP_TRANSFER_ENCODING" in environ
             or "_cached_data" in req.__dict__ or "stream" in req.__dict__):
         return req.get_data(cache=True)
-    size = int(length)
     data = environ["wsgi.input"].read(size)
     if len(data) != size:   # the connection ended first: werkzeug's stream raises this too
         raise ClientDisconnected(f"the request body ended before its Content-Length "

@@ -184,3 +184,18 @@ def test_a_body_read_from_the_server_input_is_read_once_and_whole(client, match,
                     environ_overrides={"wsgi.input_terminated": True} if terminated else {})
     assert r.status_code == 200, r.json
     assert r.json["version"] == 2
+
+
+@pytest.mark.parametrize("length", ["\xb2", "12a", "-5", ""], ids=["superscript", "letters",
+                                                                  "negative", "empty"])
+def test_a_content_length_that_is_not_a_number(client, match, length):
+    """A Content-Length that is no plain number ("²" counts as a digit to str.isdigit but
+    not to int) goes to werkzeug, which ignores it: a 4xx problem, never a 500."""
+    import io
+
+    before = snapshot(client, match["id"])
+    r = client.post(f"/v1/matches/{match['id']}/moves", input_stream=io.BytesIO(b'{"move": 1}'),
+                    content_type="application/json", headers=auth(t(match, 1)),
+                    environ_overrides={"CONTENT_LENGTH": length})
+    assert 400 <= r.status_code < 500 and r.mimetype == "application/problem+json", r.data
+    assert snapshot(client, match["id"]) == before
