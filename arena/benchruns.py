@@ -18,8 +18,7 @@ import uuid
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-import redis
-import redis.connection
+import redis.connection   # binds `redis` too (redis.Redis below)
 
 from arena.benchbot import bench_move
 from arena.plugin import arena_plugin
@@ -28,11 +27,11 @@ from referee.core import engine
 from referee.root import build_service
 from referee.service import defaults, runner, scripts
 from referee.service.config import Settings
-from referee.service.worker import drop_queue
 from referee.service.drivers import Choice, Turn
 from referee.service.errors import InvalidSeats
 from referee.service.plugins import Plugin
 from referee.service.store import MatchStatus
+from referee.service.worker import drop_queue
 
 BENCH_SEAT = "bench:policy"
 """An in-process seat playing `bench_move`, as builtin seats play theirs."""
