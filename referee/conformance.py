@@ -184,7 +184,9 @@ def _check_state(game, state, players, stats, rng, views, seed=None, schemas=Non
         if seat not in seats:
             assert game.legal_moves(state, seat) == [], f"seat {seat} not pending has legal moves"
     if views:
-        served = {viewer: game.served_view(state, viewer) for viewer in [None, *range(players)]}
+        memo = {}   # one for the state's viewers, as the service keeps it (Game.served_view)
+        served = {viewer: game.served_view(state, viewer, memo)
+                  for viewer in [None, *range(players)]}
         # a re-deal is told apart by its stored form beside the state's own, not beside the
         # copy `data`: a re-deal that shares the parts it leaves alone (Yinzi's) compares
         # those by identity, where beside a copy every one of them was compared in full

@@ -60,9 +60,13 @@ class Game(ABC):
     def to_dict(self, state) -> dict:
         """The complete state as JSON-able data (the omniscient state, for storage)."""
 
-    def served_view(self, state, seat: int | None):
+    def served_view(self, state, seat: int | None, memo: dict | None = None):
         """`view(state, seat)` for a caller that only serialises it and changes nothing (the
-        service's answers): it may share objects with `state` and the game's own tables."""
+        service's answers): it may share objects with `state` and the game's own tables.
+
+        `memo`: a dict the caller keeps with this one state while it serves the state's
+        views (the service: with the match's cached version); a game may build into it once
+        what every viewer of the state sees alike and share that among their views."""
         return self.view(state, seat)
 
     def stored(self, state) -> dict:

@@ -171,9 +171,10 @@ class MatchReading:
     def _view(self, match_id: str, version: int, game, state, viewer: int | None):
         """`game.view(state, viewer)` of the match at `version`, computed once per version
         and viewer in this process (states.py): a seat's prompt after its own move shows the
-        view its move's answer showed. Shared (`served_view`): serialised, never changed."""
+        view its move's answer showed. Shared (`served_view`, with the memo the cache keeps
+        with the version): serialised, never changed."""
         return self._states.view(match_id, version, viewer,
-                                 lambda: game.served_view(state, viewer))
+                                 lambda memo: game.served_view(state, viewer, memo))
 
     def log(self, match_id: str, viewer: int | None, caller: Caller | None = None) -> dict:
         """The match record; while it runs, others' hidden moves and failure details are

@@ -22,7 +22,7 @@ class LeakyServedView(Gops):
     """Shows every sealed bid in the view the service sends; `view` is its copy (as in the
     games whose served view shares the state's objects)."""
 
-    def served_view(self, state, seat):
+    def served_view(self, state, seat, memo=None):
         return {**super().view(state, seat), "bids": state["bids"]}
 
     def view(self, state, seat):
@@ -32,7 +32,7 @@ class LeakyServedView(Gops):
 class ServedViewDiffers(Gops):
     """Sends a view that is not what `view` returns."""
 
-    def served_view(self, state, seat):
+    def served_view(self, state, seat, memo=None):
         return {**super().view(state, seat), "cards_left": -1}
 
 

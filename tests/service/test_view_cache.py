@@ -18,7 +18,7 @@ def test_a_view_is_computed_once_per_version_and_viewer():
     cache, made = StateCache(), []
 
     def compute(tag):
-        return lambda: made.append(tag) or {"tag": tag}
+        return lambda memo: made.append(tag) or {"tag": tag}
 
     cache.put("m", 3, state={"s": 3})
     assert cache.view("m", 3, 0, compute("v3 seat 0")) == {"tag": "v3 seat 0"}
@@ -32,7 +32,7 @@ def test_a_new_version_drops_the_views_and_an_uncached_version_keeps_none():
     cache, made = StateCache(), []
 
     def compute(tag):
-        return lambda: made.append(tag) or tag
+        return lambda memo: made.append(tag) or tag
 
     cache.put("m", 3, state={"s": 3})
     cache.view("m", 3, 0, compute("v3"))
@@ -45,6 +45,29 @@ def test_a_new_version_drops_the_views_and_an_uncached_version_keeps_none():
     cache.put("m", 2, state={"s": 2})           # an older version never replaces a newer one
     assert cache.view("m", 4, 0, compute("v4 again")) == "v4"
     assert made == ["v3", "v4", "v3 late", "v3 later"]
+
+
+def test_the_views_of_a_cached_version_share_one_memo_which_goes_with_the_version():
+    """The memo a game builds the shared parts of a state's views into (Game.served_view)
+    is the cached version's: every viewer of that version gets the same one; the next
+    version starts a new one; a version not cached gets a fresh one each time, kept by none."""
+    cache, memos = StateCache(), []
+
+    def compute(memo):
+        memos.append(memo)
+        memo.setdefault("built", len(memos))
+        return memo["built"]
+
+    cache.put("m", 3, state={"s": 3})
+    assert [cache.view("m", 3, v, compute) for v in (0, 1, None)] == [1, 1, 1]
+    assert memos[0] is memos[1] is memos[2]
+    cache.put("m", 3, live="live 3")          # the same version read again keeps its memo
+    assert cache.view("m", 3, 2, compute) == 1
+    cache.put("m", 4, state={"s": 4})
+    assert cache.view("m", 4, 0, compute) == 5
+    assert memos[4] is not memos[0]
+    assert cache.view("m", 3, 0, compute) == 6 and cache.view("m", 3, 1, compute) == 7
+    assert memos[5] == {"built": 6} and memos[5] is not memos[6]
 
 
 @pytest.mark.parametrize("name", GAMES.names())
@@ -111,7 +134,8 @@ def test_a_live_record_sharing_its_state_never_changes_after_its_commit(embedded
 @pytest.mark.parametrize("name", GAMES.names())
 def test_the_served_view_is_the_view_and_serving_it_changes_nothing(name):
     """`Game.served_view` (no independent copy) equals `view` at every step of a playout,
-    for every seat and the spectator, and serialising it leaves the state as it was."""
+    for every seat and the spectator, alone and with one memo shared by the state's viewers
+    (as the service serves them), and serialising it leaves the state as it was."""
     import random
 
     from referee.core import engine
@@ -121,9 +145,11 @@ def test_the_served_view_is_the_view_and_serving_it_changes_nothing(name):
     _, state = engine.start(game, 3, None, 7)
     for version in range(60):
         before = fastjson.dumps(game.to_dict(state))
+        memo = {}
         for viewer in (0, 1, 2, None):
             served = game.served_view(state, viewer)
             assert served == game.view(state, viewer)
+            assert game.served_view(state, viewer, memo) == served
             fastjson.dumpb(served)
         assert fastjson.dumps(game.to_dict(state)) == before
         decisions = game.pending(state)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from referee.core import InvalidPlayers
-from referee.core.caches import trim_oldest
 from referee.core.kit import LEGAL, DecisionKind, KitGame, Rule, no_check
 from referee.games.dschunke import (actions, described, flow, hidden, material, phase1, phase3,
                                     poker, scoring, setup, specials, state as state_mod, views)
@@ -65,17 +64,11 @@ _ACTION = (Rule("merchant", actions.check_merchant, actions.use_merchant, listin
 _AFTER = (Rule("done", no_check, actions.turn_done),) + _CARD_RULES
 
 
-SHARED_STATES = 64
-"""States whose views' shared parts `Dschunke.served_view` keeps (a process serving many
-matches at once asks about each state a few times, interleaved)."""
-
-
 class Dschunke(KitGame):
     """Dschunke on the game kit; the state is a plain dict (see state.py)."""
 
     spec = SPEC
     external_chance = True
-    _shared: dict = {}   # id(state) -> (state, its views' shared parts), the newest last
     decisions = (
         DecisionKind("place_merchant", (Rule("place_merchant", setup.check_place_merchant,
                                              setup.place_merchant, setup.merchant_candidates),)),
@@ -152,17 +145,12 @@ class Dschunke(KitGame):
         """What `seat` may see (None: a spectator)."""
         return views.view(state, seat)
 
-    def served_view(self, state, seat):
+    def served_view(self, state, seat, memo=None):
         """`view` for a caller that only serialises it: the parts every viewer of a state
-        sees alike are built once for each of the last SHARED_STATES states asked about and
-        shared by that state's views (a move's answer and the next seat's prompt show the
-        same state, with other matches' requests in between; a state never changes)."""
-        kept = self._shared
-        found = kept.get(id(state))
-        if found is None or found[0] is not state:
-            kept[id(state)] = found = (state, {})   # holds the state: its id is not reused
-            trim_oldest(kept, SHARED_STATES)
-        return views.view(state, seat, found[1])
+        sees alike (the table, the other seats' public blocks) are built once into `memo`,
+        which the caller keeps with the state, and shared by that state's views (a move's
+        answer and the next seat's prompt show the same state)."""
+        return views.view(state, seat, memo)
 
     def outcome(self, state):
         """Final scores and ranks once the tenth round is over."""

@@ -96,7 +96,7 @@ class YinziMing(KitGame):
         """Everything but deck orders and the seed (future rolls)."""
         return views.view(s, seat)
 
-    def served_view(self, s, seat):
+    def served_view(self, s, seat, memo=None):
         """`view` without its copy, for a caller that only serialises it."""
         return views.served_view(s, seat)
 

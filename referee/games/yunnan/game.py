@@ -85,7 +85,7 @@ class Yunnan(KitGame):
         """Everything but the seed and the order of Dúlì's draw pile."""
         return views.view(state, seat)
 
-    def served_view(self, state, seat):
+    def served_view(self, state, seat, memo=None):
         """`view` without its copy, for a caller that only serialises it."""
         return views.served_view(state, seat)
 
