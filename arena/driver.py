@@ -41,6 +41,10 @@ class BotDriver:
         self.bots = bots
         self._started: set = set()  # (match, seat) pairs this process knows were started
         self._ready = threading.local()   # per runner thread: a /move body built ahead
+        # the last state whose views were built, with their memo (Game.served_view): the
+        # seats of a simultaneous decision are asked about one state in turn. One tuple,
+        # read and replaced whole, so threads never pair a state with another's memo
+        self._views: tuple = (None, {})
 
     def validate(self, ref: str) -> None:
         """Raise InvalidSeats unless the bot is registered, BotDisabled if it is disabled."""
@@ -185,12 +189,19 @@ class BotDriver:
             "rules_version": meta.rules_version, "seat": seat, "version": live.version,
             # served_view: the payload is only serialised (orjson), so the view may share the
             # state's objects (Yinzi's and Yunnan's copy was half their view's cost)
-            "decision": turn.decision.to_dict(), "view": turn.game.served_view(turn.state, seat),
+            "decision": turn.decision.to_dict(), "view": self._served_view(turn),
             "legal_moves": turn.game.legal_moves(turn.state, seat),
             "time": {"move_ms": limits["move_ms"], "bank_ms": round(bank, 1),
                      "allowed_ms": round(budget_ms, 1)},
             "previous_latency_ms": float(previous) if previous is not None else None,
         }
+
+    def _served_view(self, turn: Turn):
+        """The seat's served view, its shared parts built once for the state (memo)."""
+        kept = self._views
+        if kept[0] is not turn.state:
+            kept = self._views = (turn.state, {})
+        return turn.game.served_view(turn.state, turn.seat, kept[1])
 
 
 def _match_info(meta) -> dict:
