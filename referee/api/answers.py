@@ -66,9 +66,12 @@ class JsonAnswer(Response):
         return answer
 
 
-def json_answer(body: dict, status: int = 200, headers: dict | None = None) -> Response:
-    """`body` as an application/json response."""
-    data = fastjson.dumpb(body)
+def json_answer(body: dict, status: int = 200, headers: dict | None = None,
+                view_json: bytes | None = None) -> Response:
+    """`body` as an application/json response; `view_json`: the JSON of `body["view"]`,
+    written before (MatchReading.view_json), copied in as it is."""
+    data = fastjson.dumpb(body) if view_json is None else \
+        fastjson.dumpb_with(body, "view", view_json)
     if FOLLOWS_WERKZEUG and not headers and JsonAnswer.automatically_set_content_length:
         return JsonAnswer.built(data, status)   # 18k instructions a request less (cg.sh)
     # the content type as is: werkzeug would add no charset to this mimetype

@@ -10,6 +10,7 @@ from referee.api.answers import json_answer
 from referee.api.auth import bearer_token, caller, principal
 from referee.api.context import service
 from referee.api.events import wait_caller, wait_slots
+from referee.core.chance import CHANCE
 from referee.core.errors import RefereeError
 from referee.service.access import (ANYONE, PLAYER, SEAT, SPECTATOR_OR_SEAT, check_seating,
                                     need_caller, requires)
@@ -151,9 +152,17 @@ def prompt(query, match_id):
     seat = _seat(meta, svc)
     wait = min(query["wait"], svc.settings.max_wait_seconds)
     if wait <= 0:
-        return json_answer(svc.prompt(match_id, seat, 0, loaded=(meta, live)))
+        return _prompt_answer(svc, match_id, seat, svc.prompt(match_id, seat, 0,
+                                                               loaded=(meta, live)))
     with wait_slots().hold(wait_caller()):
-        return json_answer(svc.prompt(match_id, seat, wait, loaded=(meta, live)))
+        return _prompt_answer(svc, match_id, seat, svc.prompt(match_id, seat, wait,
+                                                               loaded=(meta, live)))
+
+
+def _prompt_answer(svc, match_id: str, seat: int, prompt: dict) -> Response:
+    # the chance seat is shown the spectator's view (MatchReading.prompt)
+    viewer = None if seat == CHANCE else seat
+    return json_answer(prompt, view_json=svc.view_json(match_id, prompt, viewer))
 
 
 @blp.route("/<match_id>/moves", endpoint="Moves", methods=["POST"])
@@ -194,7 +203,8 @@ def moves(body, match_id):
         live, replayed = svc.submit_once(match_id, seat, body["move"],
                                          body["expected_version"], key, **known)
     headers = {"Idempotent-Replayed": "true"} if replayed else None
-    return json_answer(svc.accepted(meta, live, seat), headers=headers)
+    answer = svc.accepted(meta, live, seat)
+    return json_answer(answer, headers=headers, view_json=svc.view_json(match_id, answer, seat))
 
 
 @blp.route("/<match_id>/resign")

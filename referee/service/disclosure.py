@@ -22,6 +22,7 @@ from typing import Any
 
 from referee.core import engine
 from referee.core.chance import CHANCE, NOBODY, seat_to_json
+from referee.service import fastjson
 from referee.service.seeds import FORMULA
 from referee.service.store import Live, MatchMeta, MatchStatus
 
@@ -167,6 +168,14 @@ class MatchReading:
             prompt["outcomes"] = [{"move": m, "probability": p} for m, p in
                                   (game.chance_outcomes(state) if decision else [])]
         return prompt
+
+    def view_json(self, match_id: str, answer: dict, viewer: int | None) -> bytes | None:
+        """The JSON of `answer["view"]` (a prompt's or a move's answer, shown to `viewer`):
+        written once per version and viewer in this process (states.py), so that a seat's
+        prompt after its own move copies in what the move's answer sent; None when the view
+        is not the one kept (write the answer whole)."""
+        return self._states.view_json(match_id, answer["version"], viewer, answer["view"],
+                                      fastjson.dumpb_orjson)
 
     def _view(self, match_id: str, version: int, game, state, viewer: int | None):
         """`game.view(state, viewer)` of the match at `version`, computed once per version

@@ -3,7 +3,8 @@ skips both the transfer and parse of its live record (only its version is checke
 `live_since`) and the game's from_dict; and the views of that version already computed, so
 that a seat's prompt after its own move (the move's answer carried the same view) does not
 compute it again, with the memo in which the game keeps what those views share
-(Game.served_view).
+(Game.served_view); and the JSON written of each such view, so that a view sent again (that
+prompt) is copied into its answer as written, not walked and written a second time.
 
 The memo lives and dies with its version here: a game that kept the shared parts itself, for
 the last few dozen states it was asked about, held those states and their parts alive long
@@ -18,8 +19,8 @@ from typing import Callable
 
 
 class StateCache:
-    """Per match, one version's live record, game state, views and their memo, least recently
-    used out.
+    """Per match, one version's live record, game state, views, their memo and their JSON,
+    least recently used out.
 
     All are shared with every reader and never mutated (a new version is a new Live, states
     are immutable, views are only serialised): a version committed once has one live record,
@@ -48,15 +49,15 @@ class StateCache:
         was sent of the state (what is known of the same version already cached stays;
         another version's views go)."""
         old = self._items.get(match_id)
-        views, memo = {}, {}
+        views, memo, written = {}, {}, {}
         if old is not None and old[0] == version:
             if state is None or state is old[2]:
                 state, state_json = old[2], state_json or old[4]
             live = old[1] if live is None else live
-            views, memo = old[3], old[5]
+            views, memo, written = old[3], old[5], old[6]
         elif old is not None and old[0] > version:
             return   # a slower reader of an older version: keep the newer one
-        self._items[match_id] = (version, live, state, views, state_json, memo)
+        self._items[match_id] = (version, live, state, views, state_json, memo, written)
         self._items.move_to_end(match_id)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
@@ -81,3 +82,23 @@ class StateCache:
         if viewer not in views:
             views[viewer] = compute(item[5])
         return views[viewer]
+
+    def view_json(self, match_id: str, version: int, viewer, view,
+                  write: Callable[[object], bytes | None]) -> bytes | None:
+        """The JSON of `view` when it is the view kept for `viewer` at the match's cached
+        `version`: `write(view)` the first time (kept unless None), the same bytes after.
+        None for any other view, which the caller writes as it is."""
+        item = self._items.get(match_id)
+        if item is None or item[0] != version or item[3].get(viewer, _NONE) is not view:
+            return None
+        written = item[6]
+        data = written.get(viewer)
+        if data is None:
+            data = write(view)
+            if data is not None:
+                written[viewer] = data
+        return data
+
+
+_NONE = object()
+"""No view kept (a kept view may itself be None)."""

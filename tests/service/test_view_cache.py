@@ -70,6 +70,72 @@ def test_the_views_of_a_cached_version_share_one_memo_which_goes_with_the_versio
     assert memos[5] == {"built": 6} and memos[5] is not memos[6]
 
 
+def test_a_kept_views_json_is_written_once_and_goes_with_the_version():
+    """The JSON of the view kept for a viewer at the cached version is written once and
+    sent again; any other view object, viewer or version is written by the caller."""
+    cache, writes = StateCache(), []
+
+    def write(view):
+        writes.append(view)
+        return f"json {len(writes)}".encode()
+
+    cache.put("m", 3, state={"s": 3})
+    view = cache.view("m", 3, 0, lambda memo: {"seat": 0})
+    assert cache.view_json("m", 3, 0, view, write) == b"json 1"
+    assert cache.view_json("m", 3, 0, view, write) == b"json 1"
+    assert cache.view_json("m", 3, 0, {"seat": 0}, write) is None   # an equal, other object
+    assert cache.view_json("m", 3, 1, view, write) is None          # another viewer's slot
+    assert cache.view_json("m", 2, 0, view, write) is None          # not the cached version
+    cache.put("m", 4, state={"s": 4})
+    assert cache.view_json("m", 3, 0, view, write) is None
+    later = cache.view("m", 4, 0, lambda memo: {"seat": 0, "v": 4})
+    assert cache.view_json("m", 4, 0, later, lambda v: None) is None  # not written: not kept
+    assert cache.view_json("m", 4, 0, later, write) == b"json 2"
+    assert writes == [view, later]
+
+
+def test_a_seats_prompt_after_its_own_move_sends_the_views_json_its_answer_sent(
+        embedded_app, monkeypatch):
+    """Through the API: a seat that must act again after its move gets, in its prompt, the
+    view its move's answer carried, copied in as written (one write for both answers)."""
+    from referee.service import disclosure, fastjson
+
+    client = embedded_app.test_client()
+    writes = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(fastjson, name)
+
+        @staticmethod
+        def dumpb_orjson(value):
+            writes.append(value)
+            return fastjson.dumpb_orjson(value)
+
+    monkeypatch.setattr(disclosure, "fastjson", Counting())
+    created = create(client, game="dschunke", seats=["remote"] * 3, seed=11)
+    match_id, tokens = created["id"], created["tokens"]
+    again = 0
+    for _ in range(120):
+        prompt = None
+        for seat, token in sorted(tokens.items()):
+            prompt = client.get(f"/v1/matches/{match_id}/prompt", headers=auth(token)).json
+            if prompt["must_act"]:
+                break
+        writes.clear()
+        answer = client.post(f"/v1/matches/{match_id}/moves", headers=auth(token),
+                             json={"move": prompt["legal_moves"][0],
+                                   "expected_version": prompt["version"]})
+        assert answer.status_code == 200 and len(writes) == 1
+        if any(str(a["seat"]) == seat for a in answer.json["to_act"]):
+            follow = client.get(f"/v1/matches/{match_id}/prompt", headers=auth(token))
+            assert len(writes) == 1, "the prompt wrote the view again"
+            assert follow.json["view"] == answer.json["view"]
+            assert follow.data.count(fastjson.dumpb(answer.json["view"])) == 1
+            again += 1
+    assert again > 10
+
+
 @pytest.mark.parametrize("name", GAMES.names())
 def test_every_answer_shows_its_own_seats_view_of_its_own_version(embedded_app, name):
     """Prompts and move answers through the API, each compared with the game's view of the
