@@ -10,7 +10,9 @@ GET, a POST). Both in one run, taking turns: each round's seconds are cut into -
 of each, so that the machine's noise falls on both alike (each turn of the service starts new
 matches). Prints validated (200) moves per second, p50/p99 of POST /moves and GET /prompt, and
 the server processes' CPU per request (from /proc) for both, with the ratio (the target: at
-most 2x the floor's).
+most 2x the floor's): each round's, and their median, the figure held to the target (a round
+compares the two measured in turns, in the same spell of the machine's noise; the ratio of the
+medians over all rounds, printed beside it, pairs figures from different rounds).
 
     referee bench http [--game G] [--clients 1 8 32] [--seconds S] [--rounds R] [--slices K]
                        [--gunicorn-workers W] [--url URL] [--no-floor]
@@ -261,11 +263,23 @@ def _summary(args, targets, results) -> None:
             print(_line(name, clients, m))
         if "floor" in meds and "server_cpu_ms" in meds["floor"] and \
                 "server_cpu_ms" in meds["referee"]:
-            ratio = meds["referee"]["server_cpu_ms"] / meds["floor"]["server_cpu_ms"]
-            each = ", ".join(f"{r['server_cpu_ms'] / f['server_cpu_ms']:.2f}" for r, f in zip(
-                results[("referee", clients)], results[("floor", clients)]))
-            print(f"{clients:>3} clients: server CPU per request {ratio:.2f}x the floor's "
-                  f"(target <= 2x; round by round {each})")
+            r = cpu_ratios(results[("referee", clients)], results[("floor", clients)])
+            each = ", ".join(f"{x:.2f}" for x in r["each"])
+            print(f"{clients:>3} clients: server CPU per request {r['paired']:.2f}x the floor's, "
+                  f"the median of the rounds' ratios (target <= 2x; round by round {each}; "
+                  f"the medians above give {r['of_medians']:.2f}x)")
+
+
+def cpu_ratios(service_rounds: list[dict], floor_rounds: list[dict]) -> dict:
+    """The service's server CPU per request over the floor's: `each` round's (the two took
+    turns within it, so a spell of the machine's noise fell on both), their median
+    (`paired`, the figure held to the target), and the ratio of the two medians over all
+    rounds (`of_medians`), which pairs figures taken in different rounds."""
+    each = [s["server_cpu_ms"] / f["server_cpu_ms"] for s, f in zip(service_rounds,
+                                                                       floor_rounds)]
+    of_medians = statistics.median(s["server_cpu_ms"] for s in service_rounds) / \
+        statistics.median(f["server_cpu_ms"] for f in floor_rounds)
+    return {"each": each, "paired": statistics.median(each), "of_medians": of_medians}
 
 
 def _load() -> str:

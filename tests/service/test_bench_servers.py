@@ -56,3 +56,17 @@ def test_a_live_worker_counts_though_it_was_not_listening_when_found():
         subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
         proc.kill()
         proc.wait()
+
+
+def test_the_cpu_ratio_held_to_the_target_is_the_median_of_the_rounds_ratios():
+    """Each round measures the service and the floor in turns, so its ratio compares them in
+    one spell of the machine's noise; the figure printed against the target is the median
+    of those, with the ratio of the medians (rounds mixed) beside it."""
+    from referee.bench.http import cpu_ratios
+
+    service = [{"server_cpu_ms": x} for x in (0.60, 0.90, 0.80)]
+    floor = [{"server_cpu_ms": x} for x in (0.30, 0.30, 0.40)]
+    r = cpu_ratios(service, floor)
+    assert [round(x, 6) for x in r["each"]] == [2.0, 3.0, 2.0]
+    assert r["paired"] == 2.0
+    assert round(r["of_medians"], 6) == round(0.80 / 0.30, 6)
