@@ -24,8 +24,9 @@ def view(state: dict, viewer: int | None, shared: dict | None = None) -> dict:
     """The state as `viewer` may see it (everything is shown once the game is over).
 
     `shared`: a dict kept with this state by a caller that only serialises the views it gets
-    (the memo of Dschunke.served_view): what every viewer of the state sees alike (the table, the other
-    seats' public blocks) is built once into it and shared by the views of that state."""
+    (the memo of Dschunke.served_view): what every viewer of the state sees alike (the table,
+    the other seats' public blocks) is built once into it and shared by the views of that
+    state."""
     over = is_over(state)
     shared = {} if shared is None else shared
     public = shared.get("public")
