@@ -127,11 +127,13 @@ def test_a_seats_prompt_after_its_own_move_sends_the_views_json_its_answer_sent(
                              json={"move": prompt["legal_moves"][0],
                                    "expected_version": prompt["version"]})
         assert answer.status_code == 200 and len(writes) == 1
+        assert answer.data == fastjson.dumpb(answer.json)   # spliced: the bytes written whole
         if any(str(a["seat"]) == seat for a in answer.json["to_act"]):
             follow = client.get(f"/v1/matches/{match_id}/prompt", headers=auth(token))
             assert len(writes) == 1, "the prompt wrote the view again"
             assert follow.json["view"] == answer.json["view"]
             assert follow.data.count(fastjson.dumpb(answer.json["view"])) == 1
+            assert follow.data == fastjson.dumpb(follow.json)
             again += 1
     assert again > 10
 
