@@ -10,7 +10,6 @@ from referee.api.answers import json_answer
 from referee.api.auth import bearer_token, caller, principal
 from referee.api.context import service
 from referee.api.events import wait_caller, wait_slots
-from referee.core.chance import CHANCE
 from referee.core.errors import RefereeError
 from referee.service.access import (ANYONE, PLAYER, SEAT, SPECTATOR_OR_SEAT, check_seating,
                                     need_caller, requires)
@@ -19,7 +18,7 @@ from referee.service.schemas import (LogQuerySchema, LogSchema, MatchCreatedSche
                                  MatchSchema, MoveAcceptedSchema, MoveSubmitSchema,
                                  ProblemSchema, PromptQuerySchema, PromptSchema)
 from referee.service.dealer import check_creator
-from referee.service.disclosure import Caller
+from referee.service.disclosure import Caller, prompt_viewer
 from referee.service.records import created_body, to_jsonl
 
 blp = arguments.HotBlueprint(
@@ -160,9 +159,7 @@ def prompt(query, match_id):
 
 
 def _prompt_answer(svc, match_id: str, seat: int, prompt: dict) -> Response:
-    # the chance seat is shown the spectator's view (MatchReading.prompt)
-    viewer = None if seat == CHANCE else seat
-    return json_answer(prompt, view_json=svc.view_json(match_id, prompt, viewer))
+    return json_answer(prompt, view_json=svc.view_json(match_id, prompt, prompt_viewer(seat)))
 
 
 @blp.route("/<match_id>/moves", endpoint="Moves", methods=["POST"])

@@ -94,6 +94,12 @@ def redact_entry(entry: dict, viewer: int | None, may_see_failure: bool, reveals
         {**shown, "move": public}
 
 
+def prompt_viewer(seat: int) -> int | None:
+    """Whose view `seat`'s prompt shows: its own; the chance seat (the organiser at the
+    table) sees what a spectator sees."""
+    return None if seat == CHANCE else seat
+
+
 def seed_record(meta, revealed: bool) -> dict:
     """The seed's commitment, and the seed and salt once revealed."""
     return {"commitment": meta.seed_commitment or None, "formula": FORMULA,
@@ -160,9 +166,8 @@ class MatchReading:
             "version": live.version, "status": live.status, "must_act": decision is not None,
             "decision": decision.to_dict() if decision else None,
             "legal_moves": game.legal_moves(state, seat) if decision else [],
-            # the chance seat (the organiser at the table) sees what a spectator sees
-            "view": self._view(meta.id, live.version, game, state,
-                               None if seat == CHANCE else seat), "result": live.result,
+            "view": self._view(meta.id, live.version, game, state, prompt_viewer(seat)),
+            "result": live.result,
         }
         if seat == CHANCE:
             prompt["outcomes"] = [{"move": m, "probability": p} for m, p in
