@@ -15,7 +15,22 @@ a 1 MB cache, callgrind's cache simulation)."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Callable
+from typing import Callable, NamedTuple
+
+
+class _Kept(NamedTuple):
+    """One match's cached version and what belongs to it."""
+
+    version: int
+    live: object          # the live record, or None
+    state: object         # the game state, or None
+    views: dict           # viewer -> view
+    state_json: object    # the JSON the store was sent of the state (bytes), or None
+    memo: dict            # what the views share (Game.served_view)
+    written: dict         # viewer -> the JSON written of its view
+
+
+_NEW = tuple.__new__
 
 
 class StateCache:
@@ -33,15 +48,15 @@ class StateCache:
     def get(self, match_id: str, version: int):
         """The game state at `version`, or None."""
         item = self._items.get(match_id)
-        if item is None or item[0] != version:
+        if item is None or item.version != version:
             return None
         self._items.move_to_end(match_id)
-        return item[2]
+        return item.state
 
     def live(self, match_id: str):
         """The cached live record of the match (at whatever version), or None."""
         item = self._items.get(match_id)
-        return None if item is None else item[1]
+        return None if item is None else item.live
 
     def put(self, match_id: str, version: int, state=None, live=None,
             state_json: bytes | None = None) -> None:
@@ -50,14 +65,17 @@ class StateCache:
         another version's views go)."""
         old = self._items.get(match_id)
         views, memo, written = {}, {}, {}
-        if old is not None and old[0] == version:
-            if state is None or state is old[2]:
-                state, state_json = old[2], state_json or old[4]
-            live = old[1] if live is None else live
-            views, memo, written = old[3], old[5], old[6]
-        elif old is not None and old[0] > version:
+        if old is not None and old.version == version:
+            if state is None or state is old.state:
+                state, state_json = old.state, state_json or old.state_json
+            live = old.live if live is None else live
+            views, memo, written = old.views, old.memo, old.written
+        elif old is not None and old.version > version:
             return   # a slower reader of an older version: keep the newer one
-        self._items[match_id] = (version, live, state, views, state_json, memo, written)
+        # tuple.__new__: _Kept(...) goes through namedtuple's __new__, a Python call (about
+        # 2,000 instructions a request here)
+        self._items[match_id] = _NEW(_Kept, (version, live, state, views, state_json, memo,
+                                             written))
         self._items.move_to_end(match_id)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
@@ -66,9 +84,9 @@ class StateCache:
         """The JSON the store was sent of `state`, if `state` is the match's cached state at
         `version` and this process committed it (Game.apply_stored reads its copy from it)."""
         item = self._items.get(match_id)
-        if item is None or item[0] != version or item[2] is not state:
+        if item is None or item.version != version or item.state is not state:
             return None
-        return item[4]
+        return item.state_json
 
     def view(self, match_id: str, version: int, viewer, compute: Callable[[dict], object]):
         """`viewer`'s view (a seat, or None for a spectator) of the match at `version`:
@@ -76,11 +94,11 @@ class StateCache:
         `version` is the cached one (a view of any other version is not kept). `memo` is the
         cached version's, shared by all its views; a fresh dict for any other version."""
         item = self._items.get(match_id)
-        if item is None or item[0] != version:
+        if item is None or item.version != version:
             return compute({})
-        views = item[3]
+        views = item.views
         if viewer not in views:
-            views[viewer] = compute(item[5])
+            views[viewer] = compute(item.memo)
         return views[viewer]
 
     def view_json(self, match_id: str, version: int, viewer, view,
@@ -89,9 +107,9 @@ class StateCache:
         `version`: `write(view)` the first time (kept unless None), the same bytes after.
         None for any other view, which the caller writes as it is."""
         item = self._items.get(match_id)
-        if item is None or item[0] != version or item[3].get(viewer, _NONE) is not view:
+        if item is None or item.version != version or item.views.get(viewer, _NONE) is not view:
             return None
-        written = item[6]
+        written = item.written
         data = written.get(viewer)
         if data is None:
             data = write(view)
