@@ -9,8 +9,8 @@ prompt) is copied into its answer as written, not walked and written a second ti
 The memo lives and dies with its version here: a game that kept the shared parts itself, for
 the last few dozen states it was asked about, held those states and their parts alive long
 after the service had moved on, and every request wrote its new objects into memory that had
-gone cold meanwhile (a Dschunke prompt and move touched about 30% more memory that was not in
-a 1 MB cache, callgrind's cache simulation)."""
+gone cold meanwhile (a Dschunke request missed a 1 MB cache 27% more often: 2,279 misses
+against 1,797 in callgrind's cache simulation)."""
 
 from __future__ import annotations
 
