@@ -52,16 +52,27 @@ PROBLEMS = {
 def _settings_for(loopback: bool):
     """The arena's settings: where bots may be. On loopback in the embedded default and in the
     offline commands and benchmarks (`loopback`), elsewhere only at public addresses plus
-    $REFEREE_BOT_ALLOW; said once at start-up when internal addresses are allowed."""
+    $REFEREE_BOT_ALLOW; said once a process when internal addresses are allowed (the
+    benchmarks and the tests build many services in one process)."""
     def settings(base) -> dict:
         embedded = loopback or base.embedded
         policy = policy_for(embedded=embedded)
         if policy.allow:
-            log.warning("bots may be at these internal addresses (REFEREE_BOT_ALLOW%s): %s",
-                        ", plus loopback in the embedded default" if embedded else "",
-                        policy.describe())
+            _warn_once("bots may be at these internal addresses (REFEREE_BOT_ALLOW%s): %s" % (
+                ", plus loopback in the embedded default" if embedded else "",
+                policy.describe()))
         return {"policy": policy}
     return settings
+
+
+_WARNED: set = set()
+
+
+def _warn_once(message: str) -> None:
+    """Log `message` as a warning the first time this process says it."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        log.warning("%s", message)
 
 
 def _drivers(store, settings) -> dict:

@@ -31,8 +31,9 @@ import time
 from urllib.parse import urlsplit
 
 from referee.bench import AUTH, KEY
-from referee.bench.servers import (README_WORKERS, delete_keys, percentile, server_at,
-                                   service_env, start_gunicorn, stop)
+from referee.bench.servers import (README_WORKERS, ClientFailed, client_process, delete_keys,
+                                   gather, percentile, server_at, service_env, start_gunicorn,
+                                   stop)
 
 
 class Http:
@@ -62,6 +63,7 @@ class Http:
         raise AssertionError("unreachable")
 
 
+@client_process
 def _service_client(base, game, players, start, seconds, seed, out) -> None:
     """One client process: play matches from `start` for `seconds`; send back the samples."""
     http, rng = Http(base), random.Random(seed)
@@ -69,9 +71,12 @@ def _service_client(base, game, players, start, seconds, seed, out) -> None:
     time.sleep(max(0.0, start - time.monotonic()))
     deadline = start + seconds
     while time.monotonic() < deadline:
-        _, body = http.call("POST", "/v1/matches", {
+        status, body = http.call("POST", "/v1/matches", {
             "game": game, "seats": ["remote"] * players, "seed": rng.randrange(2**31)}, AUTH)
         samples["requests"] += 1
+        if status != 201:
+            raise ClientFailed(f"POST /v1/matches answered {status} {_problem(body)} (with "
+                               f"--url, REFEREE_KEY must hold an organiser key of that service)")
         headers = {s: {"Authorization": f"Bearer {t}"} for s, t in body["tokens"].items()}
         _play(http, body["id"], headers, rng, samples, deadline)
     out.put(samples)
@@ -102,6 +107,14 @@ def _play(http, match_id, headers, rng, samples, deadline) -> None:
             samples["rejected"] += 1
 
 
+def _problem(body) -> str:
+    """A refusal's code and detail (RFC 9457), or the start of whatever came instead."""
+    if isinstance(body, dict) and "code" in body:
+        return f"{body['code']}: {body.get('detail', '')}"
+    return repr(body)[:200]
+
+
+@client_process
 def _floor_client(base, start, seconds, out) -> None:
     """One floor client: pairs of GET /floor/prompt and POST /floor/moves."""
     http = Http(base)
@@ -136,10 +149,8 @@ def run(target: dict, clients: int, seconds: float, game: str, players: int) -> 
         proc.start()
     time.sleep(max(0.0, start - time.monotonic()))
     cpu = {name: s.cpu_seconds() for name, s in target["measured"].items()}
-    got = [queue.get() for _ in procs]
+    got = gather(queue, procs, seconds)
     cpu = {name: s.cpu_seconds() - cpu[name] for name, s in target["measured"].items()}
-    for proc in procs:
-        proc.join()
     return {"moves": [m for g in got for m in g["moves"]],
             "prompts": [p for g in got for p in g["prompts"]],
             "requests": sum(g["requests"] for g in got),
@@ -216,6 +227,8 @@ def main(argv=None) -> None:
     targets, started = _targets(args)
     try:
         _report(args, targets)
+    except ClientFailed as err:
+        raise SystemExit(f"referee bench http: {err}") from None
     finally:
         for proc in started:
             stop(proc)

@@ -28,9 +28,9 @@ import uuid
 
 import requests
 
-from referee.bench.servers import (delete_keys as _delete_keys, free_port as _free_port,
-                                   README_WORKERS, gunicorn_args, percentile as _percentile,
-                                   wait_healthy)
+from referee.bench.servers import (README_WORKERS, ClientFailed, client_process, gather,
+                                   gunicorn_args, percentile as _percentile, wait_healthy)
+from referee.bench.servers import delete_keys as _delete_keys, free_port as _free_port
 
 PROCESSES = 4
 """Client processes at most (threads inside them make up the client count)."""
@@ -75,6 +75,7 @@ def _play(session, base, match_id, tokens, rng, deadline, samples) -> None:
             seat = str(r.json()["to_act"][0]["seat"])
 
 
+@client_process
 def _process(base, key, game, players, threads, seconds, first_seed, play, out) -> None:
     """Client threads in one process; sends back every sample."""
     samples: list = []
@@ -99,9 +100,7 @@ def run_case(base, key, game, players, clients, seconds, play) -> dict:
              for i, n in enumerate(share)]
     for proc in procs:
         proc.start()
-    samples = [s for _ in procs for s in queue.get()]
-    for proc in procs:
-        proc.join()
+    samples = [s for got in gather(queue, procs, seconds) for s in got]
     figures = {}
     for kind in ("create", "move"):
         done = [t for k, status, t in samples if k == kind and status in (200, 201)]
@@ -159,6 +158,8 @@ def main(argv=None) -> None:
                           f"{kind + 's':>7}: {k['per_s']:>8.1f}/s  p50 {k['p50_ms']:7.2f} ms"
                           f"  p99 {k['p99_ms']:7.2f} ms  429: {k['refused']:>6}  "
                           f"other errors: {k['other']}", flush=True)
+            except ClientFailed as err:
+                raise SystemExit(f"referee bench load: {err}") from None
             finally:
                 proc.terminate()
                 proc.wait(10)

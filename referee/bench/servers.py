@@ -4,6 +4,7 @@ what a running server on this machine is made of (its processes, their CPU time)
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import socket
@@ -12,6 +13,7 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass
+from queue import Empty
 from urllib.parse import urlsplit
 
 import requests
@@ -91,6 +93,58 @@ def stop(proc: subprocess.Popen | None) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+class ClientFailed(RuntimeError):
+    """A benchmark's client process failed or ended without sending its figures."""
+
+
+CLIENT_GRACE = 60.0
+"""Seconds past a run's end that its client processes have to send their figures."""
+
+
+def client_process(body):
+    """`body(*args, out)` for a client process: what it raises goes back through the queue
+    `out` as {"error": message}, so that the parent reports it instead of waiting forever
+    for figures that never come."""
+    @functools.wraps(body)
+    def run(*args):
+        try:
+            body(*args)
+        except Exception as err:   # anything: the parent stops the run and says what
+            args[-1].put({"error": f"{type(err).__name__}: {err}"})
+    return run
+
+
+def gather(queue, procs: list, seconds: float) -> list:
+    """What each of `procs` (started client processes) puts on `queue` once: raises
+    ClientFailed, after stopping the others, when one sent an error, ended without
+    sending or is still running CLIENT_GRACE s past the run's `seconds`."""
+    got, deadline = [], time.monotonic() + seconds + CLIENT_GRACE
+    try:
+        while len(got) < len(procs):
+            try:
+                answer = queue.get(timeout=1.0)
+            except Empty:
+                if time.monotonic() > deadline:
+                    raise ClientFailed(f"{len(procs) - len(got)} client process(es) sent no "
+                                       f"figures {CLIENT_GRACE:.0f} s after the run") from None
+                if not any(proc.is_alive() for proc in procs) and queue.empty():
+                    codes = sorted({proc.exitcode for proc in procs if proc.exitcode})
+                    raise ClientFailed(f"{len(procs) - len(got)} client process(es) ended "
+                                       f"without figures (exit codes {codes})") from None
+                continue
+            if isinstance(answer, dict) and "error" in answer:
+                raise ClientFailed(f"a client process failed: {answer['error']}")
+            got.append(answer)
+    except ClientFailed:
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+        raise
+    for proc in procs:
+        proc.join()
+    return got
 
 
 def delete_keys(redis_url: str, prefix: str | None) -> None:
