@@ -20,10 +20,49 @@ def test_the_bench_plays_one_match_everywhere_and_prints_the_ratios(needs_real_r
     assert re.search(r"floor: .*: \d+\.\d+ ms", out), out
     assert re.search(r"= \d+\.\d+x the rules alone \(target <= 2x\)", out), out
     assert re.search(r"referee overhead -?\d+ us \(target <= 150 us\); \d\.\d\d Redis round", out)
-    assert re.search(r"= \d+\.\d+x the floor \(target <= 3\.5x\); \d\.\d\d Redis round", out)
+    assert re.search(r"= \d+\.\d+x the floor, the median of the rounds' ratios \(target <= "
+                     r"3\.5x; round by round \d+\.\d\d; the medians above give \d+\.\d\dx\); "
+                     r"\d\.\d\d Redis round", out), out
+    assert "(taken in turns with the HTTP matches)" in out
     assert re.search(r"CPU of this thread: rules \d+ us/move; embedded \d+ \(overhead -?\d+ us"
                      r" = -?\d+\.\d\dx\); real Redis \d+ \(overhead -?\d+ us\); HTTP \d+", out)
     assert out.count("load average") == 2
+
+
+def test_the_http_ratio_pairs_each_round_with_its_own_floor():
+    """A round whose floor was slow (the machine busy) is judged against that floor, not
+    against another round's: the headline is the median of the rounds' ratios."""
+    from types import SimpleNamespace
+
+    rounds = [{"http": SimpleNamespace(us_per_move=us), "floor_ms": floor}
+              for us, floor in ((900, 0.30), (1800, 0.60), (1000, 0.25))]
+    ratios = bench.http_ratios(rounds)
+    assert [round(x, 2) for x in ratios["each"]] == [3.0, 3.0, 4.0]
+    assert ratios["paired"] == 3.0
+    assert round(ratios["of_medians"], 2) == 3.33   # 1.0 ms over 0.30 ms: rounds mixed
+
+
+def test_the_floor_s_turns_are_not_timed_with_the_matches(needs_real_redis):
+    """`between` runs before each match, outside the seconds and CPU a run measures."""
+    import time
+
+    from arena import benchruns
+
+    arena = benchruns.make_arena(needs_real_redis)
+    calls = []
+
+    def busy():   # 0.3 s of this thread's CPU: timed with the matches, it would count twice
+        calls.append(1)
+        began = time.thread_time()
+        while time.thread_time() - began < 0.3:
+            pass
+    try:
+        run = benchruns.play_matches(arena, "gops", [benchruns.BENCH_SEAT] * 2, [1, 2],
+                                     between=busy)
+    finally:
+        benchruns.cleanup(arena)
+    assert len(calls) == 2 and run.moves > 0
+    assert run.seconds < 0.6 and run.cpu_seconds < 0.6
 
 
 def test_the_bench_bot_is_a_process_of_its_own_playing_the_policy():
