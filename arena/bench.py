@@ -8,10 +8,10 @@ Every figure plays the same matches (seeds 0..M-1) with one policy, arena.benchb
 a real Redis; and HTTP bots, each in a process of its own, on keep-alive connections. The
 move logs of all of them are checked equal, and that no seat forfeited (so the referee played
 no move). The floor, one loopback keep-alive HTTP round trip to a bot process, is measured in
-the same run, in turns with the HTTP matches (before each, FLOOR_CALLS round trips to each
-bot, outside the matches' time), so that a spell of the machine's noise falls on both; the
-HTTP ratio held to its target is the median of the rounds' ratios. Figures are medians of R
-interleaved rounds, with the targets of issue 17:
+the same run. The figures take turns seed by seed (the rules loop, the in-process bots on
+each store, FLOOR_CALLS round trips to each bot, the HTTP bots), so that a spell of the
+machine's noise falls on all of them; the HTTP ratio held to its target is the median of
+the rounds' ratios. Figures are medians of R rounds, with the targets of issue 17:
   - HTTP bot match end to end <= 3.5x the floor;
   - referee overhead (in-process bots minus the rules alone) <= 150 us/move on a real Redis,
     and <= 2x the rules alone on the embedded store.
@@ -39,26 +39,29 @@ HTTP_TARGET_X = 3.5
 FLOOR_CALLS = 200
 """Round trips in each turn of the floor (one before each HTTP match, to each bot)."""
 
+FIGURES = ("rules", "embedded", "redis", "http")
+
 
 def one_round(game, players: int, seeds, redis_url: str, urls: list) -> dict:
-    """Every figure once, on the same seeds: runs by name, and the floor (`floor_ms`: the
-    median of its turns, taken between the HTTP matches, so that it and they see the
-    machine at the same speed)."""
+    """Every figure once, on the same seeds: runs by name, and the floor (`floor_ms`). The
+    figures take turns seed by seed (the rules loop, the in-process bots on each store, a
+    turn of the floor, the HTTP bots), so that a spell of the machine's noise falls on all
+    of them alike: compared figures measured a few seconds apart read the machine at
+    different speeds (an overhead below zero, a floor quicker than the matches saw)."""
     name = game.spec.name
-    found = {"rules": runs.rules_alone(game, players, seeds)}
-    turns: list = []
-
-    def floor_turn():
-        turns.extend(runs.floor_ms(u, calls=FLOOR_CALLS) for u in urls)
-    for label, url in (("embedded", None), ("redis", redis_url)):
-        arena = runs.make_arena(url)
-        try:
-            found[label] = runs.play_matches(arena, name, [runs.BENCH_SEAT] * players, seeds)
-            if url is not None:
-                found["http"] = runs.play_matches(arena, name,
-                                                  runs.http_seats(arena, name, players, urls),
-                                                  seeds, between=floor_turn)
-        finally:
+    found, turns = {label: runs.Run() for label in FIGURES}, []
+    arenas = {"embedded": runs.make_arena(None), "redis": runs.make_arena(redis_url)}
+    try:
+        bench_seats = [runs.BENCH_SEAT] * players
+        http_seats = runs.http_seats(arenas["redis"], name, players, urls)
+        for seed in seeds:
+            found["rules"].add(runs.rules_alone(game, players, [seed]))
+            for label in ("embedded", "redis"):
+                found[label].add(runs.play_matches(arenas[label], name, bench_seats, [seed]))
+            turns.extend(runs.floor_ms(u, calls=FLOOR_CALLS) for u in urls)
+            found["http"].add(runs.play_matches(arenas["redis"], name, http_seats, [seed]))
+    finally:
+        for arena in arenas.values():
             runs.cleanup(arena)
     found["floor_ms"] = statistics.median(turns)
     return found
@@ -78,7 +81,7 @@ def check_logs(rounds: list) -> str:
     """One line on whether every run played the rules loop's match, move for move."""
     expected = rounds[0]["rules"].logs
     bad = [f"{label} (round {i + 1})" for i, found in enumerate(rounds)
-           for label in ("rules", "embedded", "redis", "http") if found[label].logs != expected]
+           for label in FIGURES if found[label].logs != expected]
     referee = sum(found[k].by_referee for found in rounds for k in ("embedded", "redis", "http"))
     forfeits = sum(found[k].forfeits for found in rounds for k in ("embedded", "redis", "http"))
     moves = rounds[0]["rules"].moves
@@ -101,7 +104,7 @@ def report(rounds: list) -> list[str]:
     return [
         check_logs(rounds),
         f"  floor: one loopback keep-alive HTTP round trip to a bot process: {floor:.3f} ms "
-        f"(taken in turns with the HTTP matches)",
+        f"(taken in turns with the matches)",
         f"  rules alone (engine loop, no store): {rules:.0f} us/move",
         f"  in-process bots, embedded store: {embedded:.0f} us/move; referee overhead "
         f"{over_embedded:.0f} us = {over_embedded / rules:.2f}x the rules alone "
@@ -122,7 +125,7 @@ def cpu_line(rounds: list) -> str:
     code costs, which a loaded machine does not inflate (waits for Redis, bots and the CPU
     are not in it; nor is the bots' or Redis' own CPU)."""
     cpu = {k: statistics.median(found[k].cpu_us_per_move for found in rounds)
-           for k in ("rules", "embedded", "redis", "http")}
+           for k in FIGURES}
     return (f"  CPU of this thread: rules {cpu['rules']:.0f} us/move; embedded "
             f"{cpu['embedded']:.0f} (overhead {cpu['embedded'] - cpu['rules']:.0f} us = "
             f"{(cpu['embedded'] - cpu['rules']) / cpu['rules']:.2f}x); real Redis "

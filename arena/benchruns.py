@@ -49,6 +49,17 @@ class Run:
     forfeits: int = 0
     round_trips: int = 0
 
+    def add(self, other: "Run") -> "Run":
+        """This run with `other`'s matches added (the same figure, measured in turns)."""
+        self.moves += other.moves
+        self.seconds += other.seconds
+        self.cpu_seconds += other.cpu_seconds
+        self.logs += other.logs
+        self.by_referee += other.by_referee
+        self.forfeits += other.forfeits
+        self.round_trips += other.round_trips
+        return self
+
     @property
     def us_per_move(self) -> float:
         """Microseconds per move, wall clock."""
@@ -125,22 +136,17 @@ def rules_alone(game, players: int, seeds) -> Run:
     return run
 
 
-def play_matches(arena: Arena, game: str, seats: list, seeds, between=None) -> Run:
-    """Create and run each match to its end in this thread; then read back the logs.
-    `between()`, if given, runs before each match, outside the time measured (the floor's
-    turns, taken in the same spell of the machine's speed as the matches)."""
+def play_matches(arena: Arena, game: str, seats: list, seeds) -> Run:
+    """Create and run each match to its end in this thread; then read back the logs."""
     run, ids = Run(), []
     with RoundTrips() as trips:
+        start, cpu = time.perf_counter(), time.thread_time()
         for seed in seeds:
-            if between is not None:
-                between()
-            start, cpu = time.perf_counter(), time.thread_time()
             created = arena.create_match(game, seats, None, seed, rated=False)
             while runner.advance(arena.service, created.meta.id):
                 pass
-            run.seconds += time.perf_counter() - start
-            run.cpu_seconds += time.thread_time() - cpu
             ids.append(created.meta.id)
+        run.seconds, run.cpu_seconds = time.perf_counter() - start, time.thread_time() - cpu
     run.round_trips = trips.count
     for match_id in ids:
         entries = arena.service.store.log(match_id)

@@ -4,6 +4,7 @@ same moves checked, HTTP bots in processes of their own, nobody forfeiting; figu
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 from arena import bench
 from arena.benchbot import BotProcess, bench_move
@@ -23,7 +24,7 @@ def test_the_bench_plays_one_match_everywhere_and_prints_the_ratios(needs_real_r
     assert re.search(r"= \d+\.\d+x the floor, the median of the rounds' ratios \(target <= "
                      r"3\.5x; round by round \d+\.\d\d; the medians above give \d+\.\d\dx\); "
                      r"\d\.\d\d Redis round", out), out
-    assert "(taken in turns with the HTTP matches)" in out
+    assert "(taken in turns with the matches)" in out
     assert re.search(r"CPU of this thread: rules \d+ us/move; embedded \d+ \(overhead -?\d+ us"
                      r" = -?\d+\.\d\dx\); real Redis \d+ \(overhead -?\d+ us\); HTTP \d+", out)
     assert out.count("load average") == 2
@@ -32,8 +33,6 @@ def test_the_bench_plays_one_match_everywhere_and_prints_the_ratios(needs_real_r
 def test_the_http_ratio_pairs_each_round_with_its_own_floor():
     """A round whose floor was slow (the machine busy) is judged against that floor, not
     against another round's: the headline is the median of the rounds' ratios."""
-    from types import SimpleNamespace
-
     rounds = [{"http": SimpleNamespace(us_per_move=us), "floor_ms": floor}
               for us, floor in ((900, 0.30), (1800, 0.60), (1000, 0.25))]
     ratios = bench.http_ratios(rounds)
@@ -42,27 +41,40 @@ def test_the_http_ratio_pairs_each_round_with_its_own_floor():
     assert round(ratios["of_medians"], 2) == 3.33   # 1.0 ms over 0.30 ms: rounds mixed
 
 
-def test_the_floor_s_turns_are_not_timed_with_the_matches(needs_real_redis):
-    """`between` runs before each match, outside the seconds and CPU a run measures."""
-    import time
-
+def test_the_figures_take_turns_seed_by_seed(monkeypatch):
+    """Each seed is played by every figure in turn (rules, embedded, Redis, a turn of the
+    floor, HTTP bots) before the next seed: figures compared with each other see the
+    machine at the same speed. The runs of a figure add up."""
     from arena import benchruns
 
-    arena = benchruns.make_arena(needs_real_redis)
-    calls = []
+    order = []
 
-    def busy():   # 0.3 s of this thread's CPU: timed with the matches, it would count twice
-        calls.append(1)
-        began = time.thread_time()
-        while time.thread_time() - began < 0.3:
-            pass
-    try:
-        run = benchruns.play_matches(arena, "gops", [benchruns.BENCH_SEAT] * 2, [1, 2],
-                                     between=busy)
-    finally:
-        benchruns.cleanup(arena)
-    assert len(calls) == 2 and run.moves > 0
-    assert run.seconds < 0.6 and run.cpu_seconds < 0.6
+    def run(label):
+        def made(*args, **kwargs):
+            seeds = args[-1]
+            order.append((label, list(seeds)))
+            return benchruns.Run(moves=10, seconds=0.01, cpu_seconds=0.005,
+                                 logs=[[(0, {"seed": s})] for s in seeds], round_trips=1)
+        return made
+    arenas = iter(["embedded-arena", "redis-arena"])
+    monkeypatch.setattr(benchruns, "make_arena", lambda url: next(arenas))
+    monkeypatch.setattr(benchruns, "cleanup", lambda arena: order.append(("cleanup", arena)))
+    monkeypatch.setattr(benchruns, "http_seats", lambda *a: ["bot:a", "bot:b"])
+    monkeypatch.setattr(benchruns, "rules_alone", run("rules"))
+    monkeypatch.setattr(benchruns, "play_matches", lambda arena, name, seats, seeds: run(
+        f"{arena}:{'http' if seats[0].startswith('bot:') else 'bench'}")(seeds))
+    monkeypatch.setattr(benchruns, "floor_ms", lambda url, calls: order.append(
+        ("floor", [url])) or 0.25)
+    game = SimpleNamespace(spec=SimpleNamespace(name="gops"))
+    found = bench.one_round(game, 2, [7, 8], "redis://x", ["u1"])
+    per_seed = ["rules", "embedded-arena:bench", "redis-arena:bench", "floor",
+                "redis-arena:http"]
+    assert [label for label, _ in order] == per_seed * 2 + ["cleanup", "cleanup"]
+    assert [seeds for label, seeds in order[:5] if label != "floor"] == [[7]] * 4
+    assert found["floor_ms"] == 0.25
+    assert found["http"].moves == 20 and found["rules"].logs == [[(0, {"seed": 7})],
+                                                                  [(0, {"seed": 8})]]
+    assert found["redis"].round_trips == 2 and round(found["embedded"].seconds, 2) == 0.02
 
 
 def test_the_bench_bot_is_a_process_of_its_own_playing_the_policy():
