@@ -226,5 +226,23 @@ def drop_queue(client, name: str) -> None:
     jobs = {*queue.job_ids, *(i for r in registries for i in r.get_job_ids()),
             *(i.decode() if isinstance(i, bytes) else i for i in taken)}
     client.delete(*(f"{prefix}{i}" for i in jobs for prefix in ("rq:job:", "rq:results:")),
-                  *(r.key for r in registries), queue.intermediate_queue_key)
+                  *(r.key for r in registries), queue.intermediate_queue_key,
+                  *_execution_keys(client, jobs))
     queue.delete(delete_jobs=True)
+
+
+def _execution_keys(client, jobs) -> list[str]:
+    """RQ's records of the jobs' executions: a worker killed during a job (a test's, a
+    benchmark's) leaves its execution and the job's executions set for an hour."""
+    jobs = list(jobs)
+    if not jobs:
+        return []
+    pipe = client.pipeline(transaction=False)
+    for job in jobs:
+        pipe.zrange(f"rq:executions:{job}", 0, -1)
+    found = []
+    for job, ids in zip(jobs, pipe.execute()):
+        found.append(f"rq:executions:{job}")
+        found += [f"rq:execution:{job}:{i.decode() if isinstance(i, bytes) else i}"
+                  for i in ids]
+    return found

@@ -29,3 +29,26 @@ def test_a_dropped_queue_takes_its_queued_taken_and_finished_jobs_along(needs_re
     assert [client.exists(f"rq:job:{i}") for i in ids] == [0, 0, 0]
     assert list(client.scan_iter(f"rq:*{name}*")) == []
     assert f"rq:queue:{name}".encode() not in client.smembers("rq:queues")
+
+
+def test_a_dropped_queue_takes_the_execution_records_of_a_killed_worker(needs_real_redis):
+    """A worker killed during a job (tests/arena/test_workers.py kills one) leaves RQ's
+    record of that execution and the job's set of executions, for an hour: they go with the
+    job. The execution is made by RQ's own code, as a worker starting the job makes it."""
+    from rq.executions import Execution
+
+    client = redis.Redis.from_url(needs_real_redis)
+    name = unique_name("dropx")
+    queue = Queue(name, connection=client)
+    job = queue.enqueue("referee.service.jobs.advance", "m", job_id=f"advance-{name}-0")
+    client.lrem(queue.key, 0, job.id)   # taken by a worker, which then died
+    with client.pipeline() as pipe:
+        execution = Execution.create(job, ttl=3600, pipeline=pipe)
+        pipe.execute()
+    record = f"rq:execution:{job.id}:{execution.id}"
+    assert client.exists(f"rq:executions:{job.id}", record) == 2
+
+    drop_queue(client, name)
+
+    assert client.exists(f"rq:executions:{job.id}", record) == 0
+    assert list(client.scan_iter(f"rq:*{name}*")) == []
