@@ -25,6 +25,15 @@ from referee.service.store import MatchStatus
 
 log = logging.getLogger(__name__)
 
+UNSUBSCRIBE_WAIT_S = 5.0
+"""How long an embedded worker's stop waits for its command listener to end (it ends as soon
+as the wake message reaches it)."""
+
+WAKE_LISTENER = '{"command": "referee-wake"}'
+"""What wakes an embedded worker's RQ command listener as it stops: a command RQ does not
+know, so it does nothing."""
+
+
 class ThreadWorker(SimpleWorker):
     """An RQ worker that runs in a thread: no signal handlers, timer-based job timeouts."""
 
@@ -34,15 +43,22 @@ class ThreadWorker(SimpleWorker):
         """Signals belong to the main thread; the embedded worker stops through its handle."""
 
     def unsubscribe(self):
-        """Leave the command channel as RQ does, but stop the listener thread before sending
-        UNSUBSCRIBE: RQ sends it first, and when the reply reaches the listener before its
-        run flag is cleared the listener waits for the next message (60 s), so RQ's join
-        timed out after 1 s on most stops (and the connection stayed open meanwhile)."""
+        """Stop RQ's command listener without touching its connection from this thread.
+
+        RQ sends UNSUBSCRIBE on the listener's connection from here, then stops the listener
+        and closes the connection. Two problems came of that: the listener, woken by the
+        reply before its run flag was cleared, waited for the next message (60 s), so RQ's
+        join timed out; and under the embedded store the listener, ending on that reply,
+        closed its connection while this thread was still inside the store's handling of
+        the UNSUBSCRIBE ("generator already executing": an exception in the listener's
+        thread). Here the flag is cleared first, then a message the listener ignores (an
+        unknown command, which RQ's handle_command passes over) is published on another
+        connection: the listener wakes, ends, and closes its connection itself, as redis-py's
+        listener does when it ends; that also ends the subscription."""
         if self.pubsub_thread:
             self.pubsub_thread.stop()
-            self.pubsub.unsubscribe()
-            self.pubsub_thread.join(timeout=1)
-            self.pubsub.close()
+            self.connection.publish(self.pubsub_channel_name, WAKE_LISTENER)
+            self.pubsub_thread.join(timeout=UNSUBSCRIBE_WAIT_S)
 
     def dequeue_job_and_maintain_ttl(self, timeout, max_idle_time=None):
         """Wait for a job in short polls, so that a stop request is seen within a poll."""
