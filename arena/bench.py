@@ -28,6 +28,7 @@ import statistics
 
 from arena import benchruns as runs
 from arena.benchbot import BotProcess
+from referee.bench import paired_ratios
 from referee.service.config import Settings
 from referee.service.context import registry_for
 
@@ -68,13 +69,10 @@ def one_round(game, players: int, seeds, redis_url: str, urls: list) -> dict:
 
 
 def http_ratios(rounds: list) -> dict:
-    """HTTP bots' wall time per move over the floor: each round's (the floor taken in turns
-    with that round's HTTP matches), their median (`paired`, the figure held to the target),
-    and the ratio of the medians over all rounds (`of_medians`)."""
-    each = [found["http"].us_per_move / 1000 / found["floor_ms"] for found in rounds]
-    of_medians = statistics.median(found["http"].us_per_move for found in rounds) / 1000 / \
-        statistics.median(found["floor_ms"] for found in rounds)
-    return {"each": each, "paired": statistics.median(each), "of_medians": of_medians}
+    """HTTP bots' wall time per move over the floor taken in turns with that round's
+    matches, round by round, their median and the ratio of the medians (`paired_ratios`)."""
+    return paired_ratios([found["http"].us_per_move / 1000 for found in rounds],
+                         [found["floor_ms"] for found in rounds])
 
 
 def check_logs(rounds: list) -> str:

@@ -30,7 +30,7 @@ import statistics
 import time
 from urllib.parse import urlsplit
 
-from referee.bench import AUTH, KEY
+from referee.bench import AUTH, KEY, paired_ratios
 from referee.bench.servers import (README_WORKERS, ClientFailed, client_process, delete_keys,
                                    gather, percentile, server_at, service_env, start_gunicorn,
                                    stop)
@@ -284,15 +284,10 @@ def _summary(args, targets, results) -> None:
 
 
 def cpu_ratios(service_rounds: list[dict], floor_rounds: list[dict]) -> dict:
-    """The service's server CPU per request over the floor's: `each` round's (the two took
-    turns within it, so a spell of the machine's noise fell on both), their median
-    (`paired`, the figure held to the target), and the ratio of the two medians over all
-    rounds (`of_medians`), which pairs figures taken in different rounds."""
-    each = [s["server_cpu_ms"] / f["server_cpu_ms"] for s, f in zip(service_rounds,
-                                                                       floor_rounds)]
-    of_medians = statistics.median(s["server_cpu_ms"] for s in service_rounds) / \
-        statistics.median(f["server_cpu_ms"] for f in floor_rounds)
-    return {"each": each, "paired": statistics.median(each), "of_medians": of_medians}
+    """The service's server CPU per request over the floor's, round by round, their median
+    and the ratio of the medians (`paired_ratios`)."""
+    return paired_ratios([s["server_cpu_ms"] for s in service_rounds],
+                         [f["server_cpu_ms"] for f in floor_rounds])
 
 
 def _load() -> str:
