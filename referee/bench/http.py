@@ -7,12 +7,14 @@ a bare Flask JSON endpoint (referee/bench/floor.py). For each client count, C cl
 (keep-alive connections, http.client) play the service: create a match of remote seats, GET the
 prompt, POST a random legal move, repeat; and then the floor gets the same pairs of requests (a
 GET, a POST). Both in one run, taking turns: each round's seconds are cut into --slices turns
-of each, so that the machine's noise falls on both alike (each turn of the service starts new
-matches). Prints validated (200) moves per second, p50/p99 of POST /moves and GET /prompt, and
-the server processes' CPU per request (from /proc) for both, with the ratio (the target: at
-most 2x the floor's): each round's, and their median, the figure held to the target (a round
-compares the two measured in turns, in the same spell of the machine's noise; the ratio of the
-medians over all rounds, printed beside it, pairs figures from different rounds).
+of each, so that the machine's noise falls on both alike (a client goes on with the match it
+was playing in its last turn, so the turns add no match creations to the service's figures; a
+new match starts only when one ends). Prints validated (200) moves per second, p50/p99 of POST
+/moves and GET /prompt, and the server processes' CPU per request (from /proc) for both, with
+the ratio (the target: at most 2x the floor's): each round's, and their median, the figure held
+to the target (a round compares the two measured in turns, in the same spell of the machine's
+noise; the ratio of the medians over all rounds, printed beside it, pairs figures from
+different rounds).
 
     referee bench http [--game G] [--clients 1 8 32] [--seconds S] [--rounds R] [--slices K]
                        [--gunicorn-workers W] [--url URL] [--no-floor]
@@ -64,26 +66,36 @@ class Http:
 
 
 @client_process
-def _service_client(base, game, players, start, seconds, seed, out) -> None:
-    """One client process: play matches from `start` for `seconds`; send back the samples."""
+def _service_client(base, game, players, start, seconds, seed, carried, out) -> None:
+    """One client process: from `start` for `seconds`, play on the match `carried` over from
+    the last turn (or None), starting a new one whenever it has none; send back the samples
+    and the match still being played ("carry", None if it just ended)."""
     http, rng = Http(base), random.Random(seed)
     samples = {"moves": [], "prompts": [], "requests": 0, "rejected": 0}
     time.sleep(max(0.0, start - time.monotonic()))
-    deadline = start + seconds
+    deadline, match = start + seconds, carried
     while time.monotonic() < deadline:
-        status, body = http.call("POST", "/v1/matches", {
-            "game": game, "seats": ["remote"] * players, "seed": rng.randrange(2**31)}, AUTH)
-        samples["requests"] += 1
-        if status != 201:
-            raise ClientFailed(f"POST /v1/matches answered {status} {_problem(body)} (with "
-                               f"--url, REFEREE_KEY must hold an organiser key of that service)")
-        headers = {s: {"Authorization": f"Bearer {t}"} for s, t in body["tokens"].items()}
-        _play(http, body["id"], headers, rng, samples, deadline)
-    out.put(samples)
+        if match is None:
+            match = _new_match(http, game, players, rng, samples)
+        match = _play(http, match, rng, samples, deadline)
+    out.put({**samples, "carry": match})
 
 
-def _play(http, match_id, headers, rng, samples, deadline) -> None:
-    to_act = ["0"]
+def _new_match(http, game, players, rng, samples) -> dict:
+    """A new match of remote seats: its id, each seat's headers, the seats to act."""
+    status, body = http.call("POST", "/v1/matches", {
+        "game": game, "seats": ["remote"] * players, "seed": rng.randrange(2**31)}, AUTH)
+    samples["requests"] += 1
+    if status != 201:
+        raise ClientFailed(f"POST /v1/matches answered {status} {_problem(body)} (with "
+                           f"--url, REFEREE_KEY must hold an organiser key of that service)")
+    return {"id": body["id"], "to_act": ["0"],
+            "headers": {s: {"Authorization": f"Bearer {t}"} for s, t in body["tokens"].items()}}
+
+
+def _play(http, match, rng, samples, deadline) -> dict | None:
+    """Prompt and move until the deadline or the match's end; the match (None once over)."""
+    match_id, headers, to_act = match["id"], match["headers"], match["to_act"]
     while to_act and time.monotonic() < deadline:
         seat = to_act[0]
         began = time.perf_counter()
@@ -91,9 +103,9 @@ def _play(http, match_id, headers, rng, samples, deadline) -> None:
         samples["prompts"].append(time.perf_counter() - began)
         samples["requests"] += 1
         if not prompt["must_act"]:
-            _, match = http.call("GET", f"/v1/matches/{match_id}")
+            _, state = http.call("GET", f"/v1/matches/{match_id}")
             samples["requests"] += 1
-            to_act = [str(s["seat"]) for s in match["to_act"]]
+            to_act = [str(s["seat"]) for s in state["to_act"]]
             continue
         began = time.perf_counter()
         status, answer = http.call("POST", f"/v1/matches/{match_id}/moves", {
@@ -105,6 +117,7 @@ def _play(http, match_id, headers, rng, samples, deadline) -> None:
             to_act = [str(s["seat"]) for s in answer["to_act"]]
         else:
             samples["rejected"] += 1
+    return {**match, "to_act": to_act} if to_act else None
 
 
 def _problem(body) -> str:
@@ -134,14 +147,18 @@ def _floor_client(base, start, seconds, out) -> None:
     out.put(samples)
 
 
-def run(target: dict, clients: int, seconds: float, game: str, players: int) -> dict:
+def run(target: dict, clients: int, seconds: float, game: str, players: int,
+        carried: list | None = None) -> dict:
     """C clients against one target ({"kind": "service"|"floor", "base", "server"}) for
-    `seconds`; the samples (latencies, requests, refusals) and the CPU seconds its measured
-    processes used meanwhile."""
+    `seconds`, the service's playing on the matches `carried` over from its last turn; the
+    samples (latencies, requests, refusals), the CPU seconds its measured processes used
+    meanwhile, and the matches to carry on with ("carried")."""
     queue, start = multiprocessing.Queue(), time.monotonic() + 0.5
+    carried = (carried or [])[:clients] + [None] * (clients - len(carried or []))
     if target["kind"] == "service":
         procs = [multiprocessing.Process(target=_service_client, args=(
-            target["base"], game, players, start, seconds, i, queue)) for i in range(clients)]
+            target["base"], game, players, start, seconds, random.getrandbits(32), match,
+            queue)) for match in carried]
     else:
         procs = [multiprocessing.Process(target=_floor_client, args=(
             target["base"], start, seconds, queue)) for _ in range(clients)]
@@ -154,7 +171,8 @@ def run(target: dict, clients: int, seconds: float, game: str, players: int) -> 
     return {"moves": [m for g in got for m in g["moves"]],
             "prompts": [p for g in got for p in g["prompts"]],
             "requests": sum(g["requests"] for g in got),
-            "rejected": sum(g["rejected"] for g in got), "cpu": cpu, "seconds": seconds}
+            "rejected": sum(g["rejected"] for g in got), "cpu": cpu, "seconds": seconds,
+            "carried": [g.get("carry") for g in got]}
 
 
 def figures(runs: list[dict]) -> dict:
@@ -251,6 +269,7 @@ def _report(args, targets: list[dict]) -> None:
     for t in targets:   # warm: caches, connections
         run(t, 4, 2.0, args.game, args.players)
     results: dict = {}
+    carried: dict = {}   # (target, clients): the matches its clients were playing
     for round_ in range(args.rounds):
         for clients in args.clients:
             # the service and the floor take turns, `slices` times a round: a spell of the
@@ -258,8 +277,10 @@ def _report(args, targets: list[dict]) -> None:
             slices: dict = {t["name"]: [] for t in targets}
             for _ in range(args.slices):
                 for t in targets:
-                    slices[t["name"]].append(run(t, clients, args.seconds / args.slices,
-                                                 args.game, args.players))
+                    done = run(t, clients, args.seconds / args.slices, args.game,
+                               args.players, carried.get((t["name"], clients)))
+                    carried[(t["name"], clients)] = done["carried"]
+                    slices[t["name"]].append(done)
             for t in targets:
                 r = figures(slices[t["name"]])
                 results.setdefault((t["name"], clients), []).append(r)
