@@ -15,6 +15,7 @@ import pytest
 
 from referee_client import Client
 from referee_client.render import renderer_for
+from tests.api.helpers import wait_until
 from tests.clients.support import CLIENTS_PY
 from tests.support.http import BIN
 
@@ -57,8 +58,10 @@ def test_the_heuristic_beats_random_in_arena_matches(service_url, api, heuristic
         assert result["ranks"][seats.index(me)] == 1, result
         log = api.log(match_id)
         assert not any(m.get("failure") for m in log["moves"])
-    health = api.bot(bot_id)["health"]
-    assert health["matches"] == 3 and health["moves"] > 3 * 40
+    # a match counts on its bot's record when it is finished, which follows its last move
+    # (inline or as a job): wait for it, as a caller reading the record after `over` must
+    health = wait_until(lambda: (h := api.bot(bot_id)["health"])["matches"] == 3 and h)
+    assert health["moves"] > 3 * 40
     assert sum(health[k] for k in ("timeouts", "crashes", "bad_responses", "illegal_moves")) == 0
     # its speed is a figure (health["latency_ms"]), not asserted: no timeout under the
     # match's move limit is what it must meet
