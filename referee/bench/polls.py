@@ -29,14 +29,18 @@ import threading
 import time
 import uuid
 
+import redis
 import requests
 
 from referee.bench import AUTH, KEY
 from referee.bench.servers import (delete_keys as _delete_keys, free_port as _free_port,
-                                   gunicorn_args, percentile as _percentile, wait_healthy)
+                                   gunicorn_args, percentile as _percentile, server_at,
+                                   wait_healthy)
 
 HOLD_SECONDS = 50
 """How long each held poll asks to wait (it is woken by the closing move long before)."""
+UNWATCHED_CHANGES = 20_000
+"""Versions published on the channels of matches nobody waits on, for the last figure."""
 
 
 def start_server(kind: str, workers: int, redis_url: str, env_extra: dict):
@@ -186,15 +190,20 @@ def _first_move(base: str, match: dict) -> None:
         pass
 
 
-def measure(base: str, held: int, kind: str, clients: int, seconds: float) -> dict:
-    """Hold `held` waits, time other requests, then wake the waits; the figures."""
+def _hold(base: str, held: int, kind: str) -> tuple[list[dict], Held]:
+    """`held` waits of `kind` on new matches, 4 per seat token; (matches, holder)."""
     per_token = 4
     matches = _matches(base, max(1, -(-held // (2 * per_token))))
     route = (lambda m: f"/v1/matches/{m['id']}/prompt?wait={HOLD_SECONDS}") \
         if kind == "prompts" else (lambda m: f"/v1/matches/{m['id']}/events")
     targets = [(route(m), m["tokens"][s]) for m in matches for s in ("1", "2")
                for _ in range(per_token)][:held]
-    holder = Held(base, targets)
+    return matches, Held(base, targets)
+
+
+def measure(base: str, held: int, kind: str, clients: int, seconds: float) -> dict:
+    """Hold `held` waits, time other requests, then wake the waits; the figures."""
+    matches, holder = _hold(base, held, kind)
     settle = _settle(base, holder)
     early, _ = holder.status_counts(b"")
     samples = _load(base, matches[0], clients, seconds)
@@ -211,6 +220,35 @@ def measure(base: str, held: int, kind: str, clients: int, seconds: float) -> di
             "p99_ms": _percentile(ok, 0.99) if ok else float("nan"),
             "answered_early": early if kind == "prompts" else 0, "woke": woke,
             "answered": answered}
+
+
+def unwatched_cost(base: str, redis_url: str, prefix: str, held: int, kind: str,
+                   changes: int = UNWATCHED_CHANGES) -> float | None:
+    """With `held` waits held, `changes` new versions published on the change channels of
+    matches nobody waits on (as their commits publish them: an arena's matches, say); the
+    server's CPU per change in microseconds, over its CPU idle as long (None: the server's
+    processes are not on this machine)."""
+    server = server_at(base)
+    if server is None:
+        return None
+    _, holder = _hold(base, held, kind)
+    try:
+        _settle(base, holder)
+        client = redis.Redis.from_url(redis_url)
+        channels = [f"{prefix}:m:unwatched{i}:events" for i in range(100)]
+        before, began = server.cpu_seconds(), time.monotonic()
+        pipe = client.pipeline(transaction=False)
+        for i in range(changes):
+            pipe.publish(channels[i % len(channels)], i + 1)
+        pipe.execute()
+        time.sleep(max(0.0, 2.0 - (time.monotonic() - began)))
+        busy, busy_s = server.cpu_seconds() - before, time.monotonic() - began
+        before, began = server.cpu_seconds(), time.monotonic()
+        holder.drain(busy_s)
+        idle, idle_s = server.cpu_seconds() - before, time.monotonic() - began
+    finally:
+        holder.close()
+    return max(0.0, busy - idle * busy_s / idle_s) / changes * 1e6
 
 
 def main(argv=None) -> None:
@@ -257,6 +295,11 @@ def main(argv=None) -> None:
                   f"ratio {statistics.median(values) / first:.2f}x the p99 with "
                   f"{args.held[0]} held (target <= 2x); load average "
                   f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        if prefix is not None and max(args.held) > 0:
+            cost = unwatched_cost(base, args.redis_url, prefix, max(args.held), args.kind)
+            print(f"with {max(args.held)} held: {UNWATCHED_CHANGES:,} changes of matches no one "
+                  f"waits on cost the server {cost:.1f} us of CPU each (they reach only the "
+                  f"processes with waiters on them)")
     finally:
         if proc is not None:
             _stop(proc)

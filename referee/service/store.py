@@ -18,6 +18,7 @@ is still at that version, since a committed version has exactly one live record.
 from __future__ import annotations
 
 import time
+import uuid
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -139,7 +140,8 @@ class MatchStore:
         self._live_since = hot_script(client, _LIVE_SINCE, embeddedscripts.live_since)
         self.archive = Archive(client, prefix)
         # held waits share one pub/sub listener per store (started by the first wait)
-        self.changes = ChangeHub(client, self.key("*", "events"), self.match_of_channel)
+        self.changes = ChangeHub(client, self.change_channel, self.match_of_channel,
+                                 control=f"{prefix}:hub:{uuid.uuid4().hex}")
 
     def key(self, match_id: str, part: str) -> str:
         """The Redis key of one part of a match."""
@@ -238,7 +240,7 @@ class MatchStore:
                 f"{self.prefix}:automated", self.key(match_id, "idem"), self._remote_key]
         record = fastjson.dumpb_with(vars(live), "state", state_json)
         args = [expected_version, live.version, record, int(automated), match_id,
-                self.key(match_id, "events"), idempotency, IDEMPOTENCY_TTL,
+                self.change_channel(match_id), idempotency, IDEMPOTENCY_TTL,
                 "" if remote_due is None else repr(remote_due), *[_DUMPB(e) for e in entries]]
         return keys, args
 
@@ -297,6 +299,10 @@ class MatchStore:
         takes no connection of its own."""
         return self.changes.wait_for_change(match_id, version, timeout,
                                             lambda: self.live(match_id))
+
+    def change_channel(self, match_id: str) -> str:
+        """The pub/sub channel every commit of the match publishes its new version on."""
+        return self.key(match_id, "events")
 
     def match_of_channel(self, channel: str) -> str:
         """The match id of a change channel."""

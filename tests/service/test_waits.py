@@ -1,5 +1,6 @@
-"""Held waits on a real Redis: one pub/sub listener per process wakes the waiters of the
-match that changed, survives losing its connection, and the slots count per caller."""
+"""Held waits on a real Redis: one pub/sub listener per process, subscribed only to the
+matches it has waiters on, wakes the waiters of the match that changed, survives losing its
+connection, and the slots count per caller."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def hub(needs_real_redis):
     name = f"test-hub-{uuid.uuid4().hex[:8]}"
     client = redis.Redis.from_url(needs_real_redis, decode_responses=True, client_name=name)
     prefix = f"test-{name}"
-    made = ChangeHub(client, f"{prefix}:m:*:events", lambda ch: ch.split(":")[-2])
+    made = ChangeHub(client, lambda m: f"{prefix}:m:{m}:events", lambda ch: ch.split(":")[-2],
+                     control=f"{prefix}:hub")
     made.name, made.prefix = name, prefix
     yield made
     made.close()
@@ -45,7 +47,8 @@ def test_one_listener_wakes_only_the_waiters_of_the_match_that_changed(hub):
         _waiters(hub, versions, "b", 100, results)
     time.sleep(0.5)
     named = [c for c in hub.client.client_list() if c["name"] == hub.name]
-    assert sum(c["psub"] == "1" for c in named) == 1 and len(named) <= 3
+    assert [c["sub"] for c in named if c["sub"] != "0"] == ["3"]   # its own, a and b
+    assert len(named) <= 3
     versions["a"] = 1
     hub.client.publish(f"{hub.prefix}:m:a:events", 1)
     join_threads(threads[:100], 5)
@@ -62,15 +65,13 @@ def test_the_listener_comes_back_after_losing_its_connection(hub):
     versions, results = {"a": 0}, []
     threads = _waiters(hub, versions, "a", 5, results)
     time.sleep(0.5)
-    listener = [c for c in hub.client.client_list() if c["name"] == hub.name and
-                c["psub"] == "1"]
+    listener = _listeners(hub)
     versions["a"] = 1      # changed while the listener is gone: nobody publishes it
     hub.client.client_kill_filter(_id=listener[0]["id"])
     join_threads(threads, 10)
     assert results == [("a", 1)] * 5
     deadline = time.monotonic() + 10
-    while not [c for c in hub.client.client_list() if c["name"] == hub.name and
-               c["psub"] == "1" and c["id"] != listener[0]["id"]]:
+    while not [c for c in _listeners(hub) if c["id"] != listener[0]["id"]]:
         assert time.monotonic() < deadline, "the listener did not subscribe again"
         time.sleep(0.1)
     versions["b"], results = 0, []
@@ -80,6 +81,80 @@ def test_the_listener_comes_back_after_losing_its_connection(hub):
     hub.client.publish(f"{hub.prefix}:m:b:events", 1)
     join_threads(threads, 5)
     assert results == [("b", 1)] * 3
+
+
+def _listeners(hub) -> list:
+    return [c for c in hub.client.client_list() if c["name"] == hub.name and c["sub"] != "0"]
+
+
+def _channels(hub) -> set:
+    """The change channels subscribed under the hub's prefix (its own channel apart)."""
+    return {c for c in hub.client.pubsub_channels(f"{hub.prefix}:m:*")}
+
+
+def test_a_process_reads_the_changes_of_the_matches_it_watches_only(hub):
+    """Changes of matches nobody in this process waits on never reach its connection (with a
+    pattern subscription to every match, each API process read every move of every match);
+    the channel of a watched match is subscribed before watch() returns, so a change right
+    after it wakes the waiter."""
+    with hub.watch("a"):
+        pass   # the listener is up (its first connection wakes every waiter once)
+    with hub.watch("a") as watch:
+        assert watch.ready.is_set() and _channels(hub) == {f"{hub.prefix}:m:a:events"}
+        assert hub.client.publish(f"{hub.prefix}:m:b:events", 1) == 0   # no receiver
+        assert hub.client.publish(f"{hub.prefix}:m:a:events", 1) == 1
+        assert hub.wait_on(watch, 5) is True
+        assert hub.wait_on(watch, 0.2) is False   # nothing since
+
+
+def test_a_channel_lingers_after_its_last_waiter_then_goes(hub, monkeypatch):
+    """A bot long-polling in a loop keeps its match subscribed between polls; once nobody
+    has waited on it for LINGER_S, the listener unsubscribes it, and a later waiter
+    subscribes it again and is woken as before."""
+    from referee.service import waits
+
+    monkeypatch.setattr(waits, "LINGER_S", 0.6)
+    monkeypatch.setattr(waits, "SWEEP_S", 0.1)
+    channel = f"{hub.prefix}:m:a:events"
+    with hub.watch("a"):
+        pass
+    assert _channels(hub) == {channel}            # still there between two polls
+    with hub.watch("a") as watch:
+        assert watch.ready.is_set()
+    deadline = time.monotonic() + 5
+    while _channels(hub):
+        assert time.monotonic() < deadline, "the channel was never unsubscribed"
+        time.sleep(0.1)
+    versions, results = {"a": 0}, []
+    threads = _waiters(hub, versions, "a", 2, results)
+    time.sleep(0.3)
+    assert _channels(hub) == {channel}
+    versions["a"] = 1
+    hub.client.publish(channel, 1)
+    join_threads(threads, 5)
+    assert results == [("a", 1)] * 2
+
+
+def test_watches_coming_and_going_leave_every_waiter_woken(hub, monkeypatch):
+    """Waiters on many matches arrive while others leave and channels are dropped (LINGER_S
+    0): every waiter still present when its match changes is woken."""
+    from referee.service import waits
+
+    monkeypatch.setattr(waits, "LINGER_S", 0.0)
+    monkeypatch.setattr(waits, "SWEEP_S", 0.0)
+    for round_ in range(5):
+        versions, results = {f"m{i}": 0 for i in range(20)}, []
+        threads = []
+        for match_id in versions:
+            threads += _waiters(hub, versions, match_id, 2, results)
+            with hub.watch(match_id):   # a poll that comes and goes meanwhile
+                pass
+        time.sleep(0.3)
+        for match_id in versions:
+            versions[match_id] = 1
+            hub.client.publish(f"{hub.prefix}:m:{match_id}:events", 1)
+        join_threads(threads, 10)
+        assert len(results) == 40, round_
 
 
 def test_slots_count_per_caller_and_in_total():
