@@ -9,8 +9,9 @@ import importlib
 import os
 
 from rq import Queue, Retry
-from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.exceptions import DuplicateJobError
 from rq.job import Job, JobStatus
+from rq.utils import as_text
 
 from referee.core.registry import Registry
 from referee.service.config import Settings
@@ -57,11 +58,9 @@ class JobQueue:
         Returns "queued", "waiting" (a runner job is already queued: a backlog, not a death)
         or "give_up" (it kept failing at this version: the caller aborts the match).
         """
+        if self.waiting({match_id: version}, prefix):
+            return "waiting"
         redis = self.queue.connection
-        last = f"{prefix}:m:{match_id}:resume-job"
-        for job_id in (f"advance-{match_id}-{version}", redis.get(last)):
-            if job_id and self._queued(job_id.decode() if isinstance(job_id, bytes) else job_id):
-                return "waiting"
         count_key = f"{prefix}:m:{match_id}:resumes:{version}"
         count = redis.incr(count_key)
         redis.expire(count_key, defaults.JOB_FAILURE_TTL)
@@ -69,8 +68,29 @@ class JobQueue:
             return "give_up"
         job_id = f"advance-{match_id}-{version}-resume-{count}"
         self._enqueue(match_id, job_id)
-        redis.set(last, job_id, ex=defaults.JOB_FAILURE_TTL)
+        redis.set(_last_resume_key(prefix, match_id), job_id, ex=defaults.JOB_FAILURE_TTL)
         return "queued"
+
+    def waiting(self, versions: dict[str, int], prefix: str) -> set[str]:
+        """The matches of `versions` (match id: version) with a runner job in the queue: its
+        version's job, or the last resume job sent; two round trips for all of them."""
+        ids = list(versions)
+        pipe = self.queue.connection.pipeline(transaction=False)
+        for match_id in ids:
+            pipe.get(_last_resume_key(prefix, match_id))
+        jobs = {match_id: [f"advance-{match_id}-{versions[match_id]}",
+                           *([as_text(last)] if last else [])]
+                for match_id, last in zip(ids, pipe.execute())}
+        queued = self.queued([job for group in jobs.values() for job in group])
+        return {match_id for match_id, group in jobs.items() if queued.intersection(group)}
+
+    def queued(self, job_ids: list[str]) -> set[str]:
+        """Which of `job_ids` wait in the queue (status `queued`), in one round trip."""
+        pipe = self.queue.connection.pipeline(transaction=False)
+        for job_id in job_ids:
+            pipe.hget(Job.key_for(job_id), "status")
+        return {job_id for job_id, status in zip(job_ids, pipe.execute())
+                if status is not None and as_text(status) == JobStatus.QUEUED.value}
 
     def enqueue_once(self, function: str, *args, job_id: str) -> None:
         """Queue `function(*args)` (a dotted path) under `job_id`; a duplicate id is skipped.
@@ -84,13 +104,6 @@ class JobQueue:
         except DuplicateJobError:
             pass
 
-    def _queued(self, job_id: str) -> bool:
-        try:
-            return Job.fetch(job_id, connection=self.queue.connection).get_status() == \
-                JobStatus.QUEUED
-        except NoSuchJobError:
-            return False
-
     def _enqueue(self, match_id: str, job_id: str) -> None:
         try:
             self.queue.enqueue("referee.service.jobs.advance", match_id, job_id=job_id,
@@ -99,6 +112,11 @@ class JobQueue:
                                failure_ttl=defaults.JOB_FAILURE_TTL, retry=Retry(max=3))
         except DuplicateJobError:
             pass
+
+
+def _last_resume_key(prefix: str, match_id: str) -> str:
+    """Where `resume` keeps the id of the last resume job it queued for a match."""
+    return f"{prefix}:m:{match_id}:resume-job"
 
 
 def assemble(settings: Settings, plugins: list[Plugin], queued: bool = True) -> MatchService:
