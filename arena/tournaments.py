@@ -16,6 +16,7 @@ the record shows it to others only once the event is over.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import secrets
@@ -24,7 +25,7 @@ import time
 from arena.errors import InvalidTournament, TournamentNotFound, TournamentTooLarge
 from arena.limits import resolve as resolve_limits
 from arena.leaderboard import result_record
-from arena.ratings import fold, standings
+from arena.ratings import apply, standings
 from referee.core.errors import RefereeError
 from referee.core.rng import MAX_SEED, Rng
 from referee.service import defaults
@@ -257,8 +258,12 @@ class Tournaments:
         return counts
 
     def match_finished(self, tid: str, match_id: str) -> None:
-        """Note a finished match; top up a ladder; close a finished round robin."""
-        self.redis.sadd(self._key(tid, "done"), match_id)
+        """Note a finished match and its result (the standings read that, not the match);
+        top up a ladder; close a finished round robin."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(self._key(tid, "results"), match_id, json.dumps(self.result_of(match_id)))
+        pipe.sadd(self._key(tid, "done"), match_id)
+        pipe.execute()
         tour = self._load(tid)
         if tour["format"] == "ladder":
             self.matchmake(tid)
@@ -300,13 +305,49 @@ class Tournaments:
         ids = self.match_ids(tid)
         done = self.redis.smembers(self._key(tid, "done"))
         tour = _public(tour, over=tour["status"] != "running" and len(done) >= len(ids))
-        results = [r for r in (self.result_of(m) for m in ids if m in done) if r]
-        table = standings(fold(results))
+        table = standings(self._table(tid, ids, done))
         for row in table:
             row["name"] = self.arena.entrant_name(row["entrant"])
         total = tour["planned"] if tour["format"] == "round_robin" else tour["max_matches"]
         return {**tour, "progress": {"matches": len(ids), "finished": len(done), "total": total},
                 "standings": table, "matches": ids}
+
+    def _table(self, tid: str, ids: list[str], done: set) -> dict:
+        """The ratings table: the finished matches' results folded in creation order. The
+        fold of the longest run of finished matches from the first is kept in Redis, so a
+        read folds only the matches past it (about as many as run at once), not all of them:
+        OpenSkill's rate costs ~0.1 ms a result."""
+        prefix = next((i for i, m in enumerate(ids) if m not in done), len(ids))
+        kept = self._kept_fold(tid, ids, prefix)
+        start, table = (kept["upto"], kept["table"]) if kept else (0, {})
+        finished = [m for m in ids[start:] if m in done]   # ids[start:prefix] come first
+        for index, result in enumerate(self._results(tid, finished)):
+            if result:
+                apply(table, result)
+            if index == prefix - start - 1:   # the whole finished run is folded: keep it
+                self._keep_fold(tid, ids, prefix, table)
+        return table
+
+    def _kept_fold(self, tid: str, ids: list[str], prefix: int) -> dict | None:
+        """The kept fold, if it is of the first matches of `ids` as they are now (a replay
+        replacing an aborted match changes them) and within the finished run."""
+        raw = self.redis.get(self._key(tid, "fold"))
+        kept = json.loads(raw) if raw else None
+        if kept is None or kept["upto"] > prefix or kept["ids"] != _digest(ids[:kept["upto"]]):
+            return None
+        return kept
+
+    def _keep_fold(self, tid: str, ids: list[str], upto: int, table: dict) -> None:
+        self.redis.set(self._key(tid, "fold"), json.dumps(
+            {"upto": upto, "ids": _digest(ids[:upto]), "table": table}))
+
+    def _results(self, tid: str, match_ids: list[str]) -> list[dict | None]:
+        """The results `match_finished` noted, in one round trip (a match it did not note,
+        finished before results were kept, is read from the match). Reading every finished
+        match made GET /v1/tournaments/{id} cost ~0.8 ms per match: 90 ms for 120."""
+        raws = self.redis.hmget(self._key(tid, "results"), match_ids) if match_ids else []
+        return [self.result_of(m) if raw is None else json.loads(raw)
+                for m, raw in zip(match_ids, raws)]
 
     def _entrants_of(self, match_id: str) -> list[str]:
         meta = self.arena.service.store.meta(match_id)
@@ -349,6 +390,11 @@ def _group(tid: str, seed_index: int) -> str:
 def _public(tour: dict, over: bool) -> dict:
     """The record as anyone may read it: a creator's seed only once the event is over."""
     return {**tour, "seed": tour.get("seed") if over else None}
+
+
+def _digest(match_ids: list[str]) -> str:
+    """A fingerprint of a list of match ids (which matches a kept fold covers)."""
+    return hashlib.sha256("\n".join(match_ids).encode()).hexdigest()
 
 
 def _comb(n: int, k: int) -> int:
