@@ -67,6 +67,8 @@ return {v, redis.call('GET', KEYS[2])}
 
 IDEMPOTENCY_TTL = 86_400
 """Seconds an Idempotency-Key of a move is remembered (the same key after that is new)."""
+META_CACHE_SIZE = 10_000
+"""Metas kept per process (they never change); past it the cache starts again empty."""
 
 _DUMPS, _DUMPB = fastjson.dumps, fastjson.dumpb
 # Records are written as vars(record): dataclasses.asdict would deep-copy the whole game
@@ -163,7 +165,7 @@ class MatchStore:
         created = pipe.execute()[0]
         if not created:
             raise RuntimeError(f"match id {meta.id} already exists")
-        self._meta_cache[meta.id] = meta   # the runner reads it next: no round trip for it
+        self._remember(meta)   # the runner reads it next: no round trip for it
 
     def meta(self, match_id: str) -> MatchMeta | None:
         """The match's meta (cached: it never changes), or None if there is no such match."""
@@ -178,10 +180,15 @@ class MatchStore:
             meta = MatchMeta(**archived["meta"])
         else:
             meta = MatchMeta(**fastjson.loads(raw))
-        if len(self._meta_cache) > 10_000:
-            self._meta_cache.clear()
-        self._meta_cache[match_id] = meta
+        self._remember(meta)
         return meta
+
+    def _remember(self, meta: MatchMeta) -> None:
+        """Cache a meta; the cache is emptied past META_CACHE_SIZE entries (a process that
+        only created matches grew it without bound)."""
+        if len(self._meta_cache) >= META_CACHE_SIZE:
+            self._meta_cache.clear()
+        self._meta_cache[meta.id] = meta
 
     def live(self, match_id: str) -> Live | None:
         """The match's live record, or None."""

@@ -239,3 +239,15 @@ def test_a_set_up_waiting_for_chance_serves_the_same_view(name):
     assert game.served_view(state, 0) == game.view(state, 0)
     if suspend.setting_up(state):
         assert game.served_view(state, 0) is None
+
+
+def test_the_meta_cache_is_bounded_for_a_process_that_only_creates(app, monkeypatch):
+    """Creating matches caches their metas (the runner reads them next); past
+    META_CACHE_SIZE the cache starts again, creations included."""
+    from referee.service import store as store_module
+
+    monkeypatch.setattr(store_module, "META_CACHE_SIZE", 5)
+    service = app.extensions["referee"]
+    for seed in range(12):
+        service.create("gops", ["remote", "remote"], None, seed)
+        assert len(service.store._meta_cache) <= 5
