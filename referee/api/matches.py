@@ -96,16 +96,17 @@ class Matches(MethodView):
 
     @requires(ANYONE)
     @blp.arguments(MatchListQuerySchema, location="query")
-    @blp.response(200, MatchListSchema)
+    @blp.answers(200, MatchListSchema)
     def get(self, query):
         """List matches, newest first (spectator views)"""
+        # written without marshmallow's dump, which is the identity on it (tests/api/
+        # test_answers.py) and cost 15 ms of the 22 a list of 100 took
         svc = service()
-        ids = svc.store.list_ids(query["offset"], query["limit"])
-        matches = []
-        for match_id in ids:
-            meta, live = svc.load(match_id)
-            matches.append(svc.summary(meta, live, None))
-        return {"matches": matches, "total": svc.store.count()}
+        loaded = svc.load_many(svc.store.list_ids(query["offset"], query["limit"]))
+        groups = svc.seeds.counts({meta.seed_group for meta, _ in loaded if meta.seed_group})
+        return json_answer({"matches": [svc.summary(meta, live, None, groups)
+                                        for meta, live in loaded],
+                            "total": svc.store.count()})
 
 
 @blp.route("/<match_id>")

@@ -112,9 +112,11 @@ class MatchReading:
     """The reading half of the MatchService: a match as each caller may see it (mixed into
     `MatchService`, whose store, games, states and hooks it uses)."""
 
-    def summary(self, meta: MatchMeta, live: Live, viewer: int | None) -> dict:
-        """The match as `viewer` (a seat, or None for a spectator) may see it."""
-        moving = self.accepted(meta, live, viewer)
+    def summary(self, meta: MatchMeta, live: Live, viewer: int | None,
+                groups: dict | None = None) -> dict:
+        """The match as `viewer` (a seat, or None for a spectator) may see it. `groups`: the
+        seed groups' counts read beforehand (`SeedBook.counts`), for a list of matches."""
+        moving = self.accepted(meta, live, viewer, groups)
         return {
             "id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
             "players": meta.players, "options": meta.options, "status": live.status,
@@ -124,10 +126,11 @@ class MatchReading:
             "labels": meta.labels,
             "created_at": meta.created_at, "updated_at": live.updated_at,
             "view": moving["view"],
-            "seed_commitment": seed_record(meta, self.seed_revealed(meta, live)),
+            "seed_commitment": seed_record(meta, self.seed_revealed(meta, live, groups)),
         }
 
-    def accepted(self, meta: MatchMeta, live: Live, viewer: int | None) -> dict:
+    def accepted(self, meta: MatchMeta, live: Live, viewer: int | None,
+                 groups: dict | None = None) -> dict:
         """What changes with each move, as `viewer` may see it: version, status, who must act,
         the result and the view (the answer to a move; part of the summary)."""
         game = self.games.get(meta.game)
@@ -136,7 +139,7 @@ class MatchReading:
         # whether twins run matters only to a spectator's view and to failure records: a
         # seat's answer without failures asks no one (saves a round trip on every move)
         twins = (viewer is None or bool((live.result or {}).get("failures"))) and \
-            self.twins_running(meta)
+            self.twins_running(meta, groups)
         return {
             "version": live.version, "status": live.status,
             "to_act": [{"seat": seat_to_json(d.seat), "decision": d.kind, "sealed": d.sealed}
@@ -229,16 +232,27 @@ class MatchReading:
                     public_failure(failure) for seat, failure in result["failures"].items()}
         return {**result, "failures": failures}
 
-    def seed_revealed(self, meta: MatchMeta, live: Live) -> bool:
+    def seed_revealed(self, meta: MatchMeta, live: Live, groups: dict | None = None) -> bool:
         """Whether the seed may be shown: the match and every match sharing its seed ended
-        (a match stored before seed groups: once it ended)."""
+        (a match stored before seed groups: once it ended). `groups`: counts read before."""
         if live.status == MatchStatus.ACTIVE:
             return False
-        return not meta.seed_group or self.seeds.group_over(meta.seed_group)
+        if not meta.seed_group:
+            return True
+        if groups is not None and meta.seed_group in groups:
+            size, ended = groups[meta.seed_group]
+            return ended >= size
+        return self.seeds.group_over(meta.seed_group)
 
-    def twins_running(self, meta: MatchMeta) -> bool:
-        """Whether the match shares its seed with others and not all of them are over."""
-        return bool(meta.seed_group) and self.seeds.shared_and_open(meta.seed_group)
+    def twins_running(self, meta: MatchMeta, groups: dict | None = None) -> bool:
+        """Whether the match shares its seed with others and not all of them are over.
+        `groups`: counts read before."""
+        if not meta.seed_group:
+            return False
+        if groups is not None and meta.seed_group in groups:
+            size, ended = groups[meta.seed_group]
+            return size > 1 and ended < size
+        return self.seeds.shared_and_open(meta.seed_group)
 
     def may_see_seat(self, meta: MatchMeta, seat: int, caller: Caller) -> bool:
         """Whether `caller` may see seat `seat`'s private details (its failure records) while

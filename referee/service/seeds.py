@@ -113,6 +113,18 @@ class SeedBook:
         size = int(self.redis.get(self._key(group, "size")) or 1)
         return size > 1 and self.redis.scard(self._key(group, "done")) < size
 
+    def counts(self, groups) -> dict[str, tuple[int, int]]:
+        """(members, ended) of each group, in one round trip: what `shared_and_open` and
+        `group_over` read, for a list of matches at once."""
+        groups = list(groups)
+        pipe = self.redis.pipeline(transaction=False)
+        for group in groups:
+            pipe.get(self._key(group, "size"))
+            pipe.scard(self._key(group, "done"))
+        replies = pipe.execute()
+        return {group: (int(size or 1), int(done))
+                for group, size, done in zip(groups, replies[::2], replies[1::2])}
+
     def members(self, group: str) -> list[str]:
         """The matches of the group that have ended (released reservations left out)."""
         return [m for m in self.redis.smembers(self._key(group, "done"))

@@ -208,6 +208,41 @@ class MatchStore:
             return self.live(match_id)   # archived (or gone): the archive answers
         return known if len(found) == 1 else parse_live(found[1])
 
+    def lives_since(self, known: dict) -> dict:
+        """`live_since` of many matches (match id: the live record known, or None) in two
+        round trips: their versions, then the records that moved on; a match missing from
+        the answer is gone (an archived one is read from the archive)."""
+        ids = list(known)
+        pipe = self.redis.pipeline(transaction=False)
+        for match_id in ids:
+            pipe.get(self.key(match_id, "ver"))
+        versions = dict(zip(ids, pipe.execute()))
+        found = {m: known[m] for m, v in versions.items()
+                 if v is not None and known[m] is not None and int(v) == known[m].version}
+        moved = [m for m, v in versions.items() if v is not None and m not in found]
+        pipe = self.redis.pipeline(transaction=False)
+        for match_id in moved:
+            pipe.get(self.key(match_id, "live"))
+        for match_id, raw in zip(moved, pipe.execute() if moved else []):
+            found[match_id] = parse_live(raw) if raw is not None else self.live(match_id)
+        for match_id in (m for m, v in versions.items() if v is None):
+            found[match_id] = self.live(match_id)   # archived (or gone)
+        return {m: live for m, live in found.items() if live is not None}
+
+    def metas(self, match_ids: list[str]) -> dict:
+        """`meta` of many matches, those not cached in one round trip; the missing left out."""
+        found = {m: self._meta_cache[m] for m in match_ids if m in self._meta_cache}
+        wanted = [m for m in match_ids if m not in found]
+        pipe = self.redis.pipeline(transaction=False)
+        for match_id in wanted:
+            pipe.get(self.key(match_id, "meta"))
+        for match_id, raw in zip(wanted, pipe.execute() if wanted else []):
+            meta = MatchMeta(**fastjson.loads(raw)) if raw is not None else self.meta(match_id)
+            if meta is not None:
+                self._remember(meta)
+                found[match_id] = meta
+        return found
+
     def commit(self, match_id: str, expected_version: int, live: Live, entries: list[dict],
                automated: bool = False, idempotency: str = "",
                remote_due: float | None = None, state_json: bytes | None = None) -> int:

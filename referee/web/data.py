@@ -55,11 +55,7 @@ def context(summary: dict, viewer) -> Context:
 def match_lists() -> tuple[list, list]:
     """(matches being played now, recent results) among the newest matches, as summaries."""
     svc, live_now, done = service(), [], []
-    for match_id in svc.store.list_ids(0, SCAN):
-        try:
-            meta, live = svc.load(match_id)
-        except Exception:  # a match removed while we list is simply not shown
-            continue
+    for meta, live in svc.load_many(svc.store.list_ids(0, SCAN)):   # a removed one is left out
         row = {"id": meta.id, "game": meta.game, "status": live.status, "version": live.version,
                "seats": meta.seats, "result": live.result, "created_at": meta.created_at,
                "labels": meta.labels}

@@ -4,11 +4,13 @@ to the result (a small move cap ends each match early)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from referee.service import fastjson
 from referee.service.schemas import MoveAcceptedSchema, PromptSchema
-from tests.api.helpers import auth, create
+from tests.api.helpers import auth, create, play_out, wait_until
 from tests.conftest import ALL_GAMES
 
 
@@ -138,3 +140,60 @@ def test_json_answer_builds_only_under_the_werkzeug_it_follows(monkeypatch):
         ("Content-Length", "7")]
     assert other.headers.to_wsgi_list() == [("Content-Type", "application/json"),
                                             ("Content-Length", "7")]
+
+
+@pytest.mark.parametrize("store", ["real", "embedded"])
+def test_the_match_list_is_each_match_as_its_own_page_shows_it(request, store):
+    """GET /v1/matches reads its matches in a few round trips (load_many, SeedBook.counts)
+    and writes without marshmallow: each entry must be exactly GET /v1/matches/{id} for a
+    spectator, and the whole its schema's dump. Active, finished, sharing a seed with a match
+    that still runs (view hidden, seed not revealed), and with all its twins over."""
+    from referee.service.schemas import MatchListSchema
+
+    app = request.getfixturevalue("app" if store == "real" else "embedded_app")
+    client, reader, svc = app.test_client(), app.test_client(), app.extensions["referee"]
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {os.environ['REFEREE_ORGANISER_KEY']}"
+    solo = create(client, seed=1)
+    finished = create(client, seed=2)
+    play_out(client, finished["id"], finished["tokens"])
+    svc.seeds.open_group("g-open", 2)
+    svc.create("gops", ["remote", "remote"], None, 5, seed_group="g-open")   # runs on
+    twin_done = svc.create("gops", ["builtin:random", "builtin:random"], None, 5,
+                           seed_group="g-open")
+    svc.seeds.open_group("g-over", 1)
+    alone = svc.create("gops", ["builtin:random", "builtin:random"], None, 6,
+                       seed_group="g-over")
+    wait_until(lambda: all(svc.store.live(m.meta.id).status == "over"
+                           for m in (twin_done, alone)))
+    client.post(f"/v1/matches/{solo['id']}/moves", headers=auth(solo["tokens"]["0"]),
+                json={"move": client.get(f"/v1/matches/{solo['id']}/prompt", headers=auth(
+                    solo["tokens"]["0"])).json["legal_moves"][0]})
+    for _ in range(2):   # cold, then from this process's caches
+        listed = reader.get("/v1/matches?limit=100")
+        assert listed.status_code == 200 and listed.mimetype == "application/json"
+        _schema_dump_is_identity(MatchListSchema(), listed.json)
+        assert listed.json["total"] == len(listed.json["matches"]) == 5
+        for entry in listed.json["matches"]:
+            assert entry == reader.get(f"/v1/matches/{entry['id']}").json
+    if store == "real":   # a move made by another process: this one's caches are behind
+        from referee.root import create_app, stop_app
+
+        other = create_app({**request.getfixturevalue("redis_settings"), "INLINE_WORKERS": 0})
+        try:
+            other_client = other.test_client()
+            prompt = other_client.get(f"/v1/matches/{solo['id']}/prompt",
+                                      headers=auth(solo["tokens"]["1"])).json
+            assert prompt["must_act"]
+            other_client.post(f"/v1/matches/{solo['id']}/moves", json={
+                "move": prompt["legal_moves"][0]}, headers=auth(solo["tokens"]["1"]))
+        finally:
+            stop_app(other)
+        listed = reader.get("/v1/matches?limit=100")
+        [entry] = [e for e in listed.json["matches"] if e["id"] == solo["id"]]
+        assert entry["version"] == prompt["version"] + 1
+        assert entry == reader.get(f"/v1/matches/{solo['id']}").json
+    entries = {e["id"]: e for e in listed.json["matches"]}
+    assert entries[twin_done.meta.id]["view"] is None
+    assert entries[twin_done.meta.id]["seed_commitment"].get("seed") is None
+    assert entries[alone.meta.id]["seed_commitment"].get("seed") == 6
+    assert entries[finished["id"]]["status"] == "over"
