@@ -230,7 +230,8 @@ class MatchStore:
         return {m: live for m, live in found.items() if live is not None}
 
     def metas(self, match_ids: list[str]) -> dict:
-        """`meta` of many matches, those not cached in one round trip; the missing left out."""
+        """`meta` of many matches (in their order), those not cached in one round trip; the
+        missing left out."""
         found = {m: self._meta_cache[m] for m in match_ids if m in self._meta_cache}
         wanted = [m for m in match_ids if m not in found]
         pipe = self.redis.pipeline(transaction=False)
@@ -241,7 +242,7 @@ class MatchStore:
             if meta is not None:
                 self._remember(meta)
                 found[match_id] = meta
-        return found
+        return {m: found[m] for m in match_ids if m in found}   # in the order asked
 
     def commit(self, match_id: str, expected_version: int, live: Live, entries: list[dict],
                automated: bool = False, idempotency: str = "",

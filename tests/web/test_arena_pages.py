@@ -124,3 +124,25 @@ def test_failure_details_are_for_the_owner_only(site, page, bots):
     assert "I am not JSON" in page.locator("#ownerview").inner_text()
     assert key not in page.url
     shot(page, "bot-owner-dschunke")
+
+
+def test_the_cross_table_counts_what_the_standings_fold(app):
+    """Three builtin:random entrants (kept apart as #2 and #3) at one 3-player table: the
+    cross-table counts every finished match by tournament entrant, as the standings do (it
+    used to name them all builtin:random, found no rateable result and showed 0-0-0), and
+    the page reads the tournament's matches together."""
+    import re
+
+    client = app.test_client()
+    client.environ_base["HTTP_AUTHORIZATION"] = KEY["Authorization"]
+    tid = client.post("/v1/tournaments", json={"game": "dschunke", "players": 3,
+                                                "entrants": ["builtin:random"] * 3,
+                                                "seeds_per_table": 1}).json["id"]
+    tour = _until(lambda: client.get(f"/v1/tournaments/{tid}").json,
+                  lambda t: t["status"] == "finished")
+    assert [r["matches"] for r in tour["standings"]] == [3, 3, 3]
+    html = client.get(f"/tournaments/{tid}").get_data(as_text=True)
+    cross = html[html.index('id="cross"'):html.index("</table>", html.index('id="cross"'))]
+    cells = [tuple(map(int, c)) for c in re.findall(r"<td>(\d+)–(\d+)–(\d+)</td>", cross)]
+    assert len(cells) == 6 and all(sum(c) == 3 for c in cells)
+    assert sum(c[0] for c in cells) == sum(c[1] for c in cells)   # a win is a loss opposite
