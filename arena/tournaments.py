@@ -363,7 +363,8 @@ class Tournaments:
     def list(self) -> list[dict]:
         """Every tournament's record (newest first), without match lists."""
         ids = self.redis.zrevrange(f"{self.prefix}:tours", 0, 99)
-        return [_public(self._load(t), over=False) for t in ids]
+        raws = self.redis.mget([self._key(t) for t in ids]) if ids else []   # one round trip
+        return [_public(json.loads(raw), over=False) for raw in raws if raw is not None]
 
     def _load(self, tid: str) -> dict:
         raw = self.redis.get(self._key(tid)) if isinstance(tid, str) else None
