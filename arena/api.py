@@ -107,7 +107,7 @@ class Bots(MethodView):
         """
         bots = arena().bots
         ids = bots.ids(query["offset"], query["limit"])
-        return {"bots": [bots.public(bots.get(i)) for i in ids], "total": bots.count(),
+        return {"bots": bots.public_many(bots.get_many(ids)), "total": bots.count(),
                 "offset": query["offset"], "limit": query["limit"]}
 
 

@@ -19,6 +19,9 @@ FAILURE_KINDS = {"bot.timeout": "timeouts", "bot.unreachable": "crashes",
                  "bot.url_refused": "crashes", "bot.disabled": "other"}
 """Which health counter each failure code counts towards."""
 
+HEALTH_READS = 4
+"""Replies of a bot's own health reads (stats, latencies, last error, calls in flight)."""
+
 PUBLIC_FAILURE_KEYS = ("code",)
 """What of a failure record anyone may read in a bot's health (with its match, version, time
 and log link); the rest is the owner's."""
@@ -130,16 +133,34 @@ class HealthFigures:
 
     def health(self, bot_id: str) -> dict:
         """Matches, moves, failures by kind, latency p50/p95, and the last error."""
-        stats = {k: int(v) for k, v in self.redis.hgetall(self._key(bot_id, "stats")).items()}
-        samples = sorted(float(x) for x in self.redis.lrange(self._key(bot_id, "lat"), 0, -1))
-        last = self.redis.get(self._key(bot_id, "last_error"))
+        return self.health_many([bot_id])[0]
+
+    def health_many(self, bot_ids: list[str]) -> list[dict]:
+        """`health` of each bot, all read in one round trip (a page of bots took 7 each)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for bot_id in bot_ids:
+            self._read_health(pipe, bot_id)
+        replies, size = pipe.execute(), HEALTH_READS + self.standing.FIGURES_READS
+        return [self._health_from(replies[i * size:(i + 1) * size]) for i in range(len(bot_ids))]
+
+    def _read_health(self, pipe, bot_id: str) -> None:
+        pipe.hgetall(self._key(bot_id, "stats"))
+        pipe.lrange(self._key(bot_id, "lat"), 0, -1)
+        pipe.get(self._key(bot_id, "last_error"))
+        self.slots.read_in_flight(pipe, bot_id)
+        self.standing.read_figures(pipe, bot_id)
+
+    def _health_from(self, replies: list) -> dict:
+        stats, lat, last, in_flight = replies[:HEALTH_READS]
+        stats = {k: int(v) for k, v in stats.items()}
+        samples = sorted(float(x) for x in lat)
         figures = {k: stats.get(k, 0) for k in ("matches", "moves", "timeouts", "crashes",
                                                 "bad_responses", "illegal_moves", "stalls")}
         figures["latency_ms"] = {"p50": _pct(samples, 0.50), "p95": _pct(samples, 0.95),
                                  "samples": len(samples)}
         figures["last_error"] = json.loads(last) if last else None
-        return {**figures, **self.standing.figures(bot_id),
-                "calls_in_flight": self.slots.in_flight(bot_id)}
+        return {**figures, **self.standing.figures_from(replies[HEALTH_READS:]),
+                "calls_in_flight": int(in_flight)}
 
 
 def _pct(samples: list, q: float):

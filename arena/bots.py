@@ -153,6 +153,15 @@ class BotRegistry(HealthFigures):
         bot = self._cache[bot_id] = json.loads(raw)
         return bot
 
+    def get_many(self, bot_ids: list[str]) -> list[dict]:
+        """`get` of each bot (the uncached in one round trip); unknown ids are left out."""
+        wanted = [b for b in bot_ids if b not in self._cache]
+        for bot_id, raw in zip(wanted, self.redis.mget([self._key(b) for b in wanted])
+                               if wanted else []):
+            if raw is not None:
+                self._cache[bot_id] = json.loads(raw)
+        return [self._cache[b] for b in bot_ids if b in self._cache]
+
     def ids(self, offset: int = 0, limit: int | None = None) -> list[str]:
         """Bot ids, oldest first: every one, or `limit` of them after `offset`."""
         end = -1 if limit is None else offset + limit - 1
@@ -164,9 +173,19 @@ class BotRegistry(HealthFigures):
 
     def public(self, bot: dict) -> dict:
         """The bot as others may see it: no secret, no pinned address, its health figures."""
+        return self.public_many([bot])[0]
+
+    def public_many(self, bots: list[dict]) -> list[dict]:
+        """`public` of each bot, in two round trips for all (a page of 200 took 1,400)."""
         hidden = ("secret", "addresses")
-        return {k: v for k, v in bot.items() if k not in hidden} | \
-            {"open": self.is_open(bot["id"]), "health": self.health(bot["id"])}
+        pipe = self.redis.pipeline(transaction=False)
+        for bot in bots:
+            pipe.exists(self._key(bot["id"], "open"))
+        opens = pipe.execute() if bots else []
+        healths = self.health_many([bot["id"] for bot in bots])
+        return [{k: v for k, v in bot.items() if k not in hidden} |
+                {"open": bool(open_), "health": health}
+                for bot, open_, health in zip(bots, opens, healths)]
 
     def private(self, bot_id: str) -> dict:
         """The owner's view of the last failure: everything the bot sent with it (its first

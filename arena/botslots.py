@@ -186,3 +186,7 @@ class CallSlots:
     def in_flight(self, bot_id: str) -> int:
         """Calls to the bot holding a slot now (expired ones not counted)."""
         return int(self.redis.zcount(self.key_of(bot_id), time.time(), "+inf"))
+
+    def read_in_flight(self, pipe, bot_id: str) -> None:
+        """Queue `in_flight` on `pipe` (one reply, a count)."""
+        pipe.zcount(self.key_of(bot_id), time.time(), "+inf")

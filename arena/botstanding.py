@@ -76,7 +76,21 @@ class Standing:
 
     def figures(self, bot_id: str) -> dict:
         """The health fields: status (active/disabled), why, and the current streak."""
-        why = self.disabled(bot_id)
-        streak = int(self.redis.get(self.key_of(bot_id, "failed_streak")) or 0)
+        pipe = self.redis.pipeline(transaction=False)
+        self.read_figures(pipe, bot_id)
+        return self.figures_from(pipe.execute())
+
+    FIGURES_READS = 2
+    """Replies `read_figures` queues."""
+
+    def read_figures(self, pipe, bot_id: str) -> None:
+        """Queue on `pipe` what `figures_from` needs (FIGURES_READS replies)."""
+        pipe.get(self.key_of(bot_id, "disabled"))
+        pipe.get(self.key_of(bot_id, "failed_streak"))
+
+    @staticmethod
+    def figures_from(replies: list) -> dict:
+        """`figures` from the replies of `read_figures`."""
+        why = json.loads(replies[0]) if replies[0] else None
         return {"status": "disabled" if why else "active", "disabled": why,
-                "failed_matches_in_a_row": streak}
+                "failed_matches_in_a_row": int(replies[1] or 0)}

@@ -72,3 +72,29 @@ def test_the_python_client_pages_through_every_bot(client, chatty, monkeypatch):
     monkeypatch.setattr(Client, "_get", fake_get)
     found = Client.__new__(Client).bots()
     assert len(found) == 3 and [a["offset"] for a in asked] == [0, 2]
+
+
+def test_each_listed_bot_is_its_own_record(client, chatty):
+    """The list reads its page of bots together (records, open flags, health in a pipeline):
+    each entry must be what GET /v1/bots/{id} serves, whatever state the bot is in: open,
+    disabled, with failures and latencies on record, with calls in flight."""
+    import time
+
+    from arena.bots import BotRegistry
+
+    ids = [client.post("/v1/bots", json={"url": f"{chatty}/s{i}", "games": ["gops"]}).json["id"]
+           for i in range(4)]
+    bots: BotRegistry = client.application.extensions["referee"].extensions["arena"].bots
+    bots.set_open(ids[0], True)
+    bots.standing.disable(ids[1], "an organiser's decision")
+    bots.record_move(ids[2], 12.5, {"code": "bot.timeout"}, "m1", 3)
+    bots.record_move(ids[2], 7.0, None, "m1", 4)
+    bots.flush()
+    bots.redis.zadd(bots.slots.key_of(ids[3]), {"a-call": time.time() + 60})
+    listed = {b["id"]: b for b in client.get("/v1/bots").json["bots"]}
+    for bot_id in ids:
+        assert listed[bot_id] == client.get(f"/v1/bots/{bot_id}").json
+    assert listed[ids[0]]["open"] is True and listed[ids[1]]["health"]["status"] == "disabled"
+    assert listed[ids[2]]["health"]["timeouts"] == 1
+    assert listed[ids[2]]["health"]["latency_ms"]["samples"] == 2
+    assert listed[ids[3]]["health"]["calls_in_flight"] == 1
