@@ -13,6 +13,7 @@ list again (`recompute`) must give the stored table exactly.
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 from arena import ratings
@@ -21,12 +22,18 @@ from referee.service.lease import Lease
 from referee.service.store import MatchStatus
 
 
+HISTORY_POINTS = 500
+"""Points per entrant a rating history keeps at least (about twice that at most)."""
+
+
 class Leaderboards:
     """Leaderboards under `<prefix>:lb:<game>:…`."""
 
     def __init__(self, redis, prefix: str, deadline_s: float | None = None):
         self.redis, self.prefix = redis, prefix
         self.deadline_s = defaults.RATING_DEADLINE_S if deadline_s is None else deadline_s
+        self._histories: dict = {}   # game -> (results folded, table, series): see history
+        self._history_lock = threading.Lock()
 
     def _key(self, game: str, part: str) -> str:
         return f"{self.prefix}:lb:{game}:{part}"
@@ -115,9 +122,29 @@ class Leaderboards:
         raw = self.redis.get(self._key(game, "table"))
         return json.loads(raw) if raw else {}
 
-    def applied_results(self, game: str) -> list[dict]:
-        """Every applied result, in the order applied."""
-        return [json.loads(r) for r in self.redis.lrange(self._key(game, "applied"), 0, -1)]
+    def applied_results(self, game: str, start: int = 0) -> list[dict]:
+        """Every applied result from the `start`-th on, in the order applied."""
+        return [json.loads(r) for r in self.redis.lrange(self._key(game, "applied"), start, -1)]
+
+    def history(self, game: str) -> dict:
+        """Entrant -> [(results applied so far, ordinal mu - 3 sigma)] after each of its
+        matches, at most about 2 x HISTORY_POINTS points each (every other one dropped when
+        there are more). Kept in this process and extended by the results applied since: a
+        page view folded every rated result ever, ~0.1 ms each."""
+        with self._history_lock:
+            count, table, series = self._histories.get(game, (0, {}, {}))
+            new = self.applied_results(game, count)
+            if not new and count and not self.redis.exists(self._key(game, "applied")):
+                count, table, series = 0, {}, {}   # the results are gone (a reset store)
+            for index, result in enumerate(new, count + 1):
+                ratings.apply(table, result)
+                for entrant in result["entrants"]:
+                    row, points = table[entrant], series.setdefault(entrant, [])
+                    points.append((index, row["mu"] - 3 * row["sigma"]))
+                    if len(points) >= 2 * HISTORY_POINTS:
+                        del points[1:-1:2]   # the first and the last stay
+            self._histories[game] = (count + len(new), table, series)
+            return {entrant: list(points) for entrant, points in series.items()}
 
     def recompute(self, game: str) -> dict:
         """The table folded again from the stored results (must equal `table`)."""

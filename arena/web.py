@@ -14,7 +14,7 @@ from flask import Blueprint, abort, current_app, g, render_template
 
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
-from arena.web_plot import history, plot
+from arena.web_plot import plot
 from referee.core.errors import RefereeError
 from referee.service.access import ANYONE, PLAYER, check_owner, requires
 
@@ -56,7 +56,7 @@ def leaderboard(game):
     names = {r["entrant"]: arena().entrant_name(r["entrant"]) for r in rows}
     for row in rows:
         row["name"] = names[row["entrant"]]
-    chart = plot(history(boards.applied_results(name)), names)
+    chart = plot(boards.history(name), names)
     return render_template("arena/leaderboard.html", game=name, rows=rows, chart=chart,
                            status=status)
 

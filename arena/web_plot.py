@@ -4,22 +4,9 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from arena import ratings
 from referee.web.boards.svg import SEAT_COLOURS, el, legend, line, rect, svg, text
 
 W, H, LEFT, TOP, PLOT_W, PLOT_H = 900, 380, 60, 20, 800, 260
-
-
-def history(results: list[dict]) -> dict:
-    """Entrant -> [(matches applied so far, ordinal mu - 3 sigma)] after each of its matches."""
-    table: dict = {}
-    series: dict = {}
-    for index, result in enumerate(results, 1):
-        ratings.apply(table, result)
-        for entrant in result["entrants"]:
-            row = table[entrant]
-            series.setdefault(entrant, []).append((index, row["mu"] - 3 * row["sigma"]))
-    return series
 
 
 def plot(series: dict, names: dict) -> Markup:
