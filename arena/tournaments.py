@@ -252,6 +252,7 @@ class Tournaments:
 
     def _seated_counts(self, tour: dict, ids: list[str]) -> dict:
         counts = dict.fromkeys(tour["entrants"], 0)
+        self.arena.service.store.metas(ids)   # the uncached in one round trip, not one each
         for match_id in ids:
             for entrant in self.entrants_of(match_id):
                 counts[entrant] = counts.get(entrant, 0) + 1
