@@ -196,6 +196,9 @@ class ChangeHub:
                     del self._left[match_id]
                     self._ready.pop(match_id, None)   # a later waiter asks again
                     gone.append(match_id)
+        for match_id in gone:
+            if not self._pending.get(match_id):
+                self._pending.pop(match_id, None)   # else its last reply still comes
         gone = [m for m in gone if m in self._sent]
         self._sent.difference_update(gone)
         if gone:
@@ -214,7 +217,9 @@ class ChangeHub:
             # SUBSCRIBE may be under way behind an earlier reply)
             match_id = self.match_of(channel)
             left = self._pending[match_id] = max(0, self._pending.get(match_id, 0) - 1)
-            if left == 0 and match_id in self._sent:
+            if left == 0 and match_id not in self._sent:
+                del self._pending[match_id]   # unsubscribed meanwhile: nothing to count
+            elif left == 0:
                 with self._lock:
                     ready = self._ready.get(match_id)
                 if ready is not None:
