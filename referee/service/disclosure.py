@@ -237,22 +237,12 @@ class MatchReading:
         (a match stored before seed groups: once it ended). `groups`: counts read before."""
         if live.status == MatchStatus.ACTIVE:
             return False
-        if not meta.seed_group:
-            return True
-        if groups is not None and meta.seed_group in groups:
-            size, ended = groups[meta.seed_group]
-            return ended >= size
-        return self.seeds.group_over(meta.seed_group)
+        return not meta.seed_group or self.seeds.group_over(meta.seed_group, groups)
 
     def twins_running(self, meta: MatchMeta, groups: dict | None = None) -> bool:
         """Whether the match shares its seed with others and not all of them are over.
         `groups`: counts read before."""
-        if not meta.seed_group:
-            return False
-        if groups is not None and meta.seed_group in groups:
-            size, ended = groups[meta.seed_group]
-            return size > 1 and ended < size
-        return self.seeds.shared_and_open(meta.seed_group)
+        return bool(meta.seed_group) and self.seeds.shared_and_open(meta.seed_group, groups)
 
     def may_see_seat(self, meta: MatchMeta, seat: int, caller: Caller) -> bool:
         """Whether `caller` may see seat `seat`'s private details (its failure records) while

@@ -108,10 +108,16 @@ class SeedBook:
         """A member of the group ended (over or aborted)."""
         self.redis.sadd(self._key(group, "done"), match_id)
 
-    def shared_and_open(self, group: str) -> bool:
-        """Whether the group has several members and some have not ended."""
-        size = int(self.redis.get(self._key(group, "size")) or 1)
-        return size > 1 and self.redis.scard(self._key(group, "done")) < size
+    def shared_and_open(self, group: str, counts: dict | None = None) -> bool:
+        """Whether the group has several members and some have not ended (`counts`: what
+        `counts` read beforehand, for a list of matches; else read now)."""
+        size, ended = self._count(group, counts)
+        return size > 1 and ended < size
+
+    def _count(self, group: str, counts: dict | None) -> tuple[int, int]:
+        if counts is not None and group in counts:
+            return counts[group]
+        return self.counts([group])[group]
 
     def counts(self, groups) -> dict[str, tuple[int, int]]:
         """(members, ended) of each group, in one round trip: what `shared_and_open` and
@@ -130,7 +136,7 @@ class SeedBook:
         return [m for m in self.redis.smembers(self._key(group, "done"))
                 if not m.startswith("released:")]
 
-    def group_over(self, group: str) -> bool:
-        """Whether every member of the group has ended."""
-        size = int(self.redis.get(self._key(group, "size")) or 1)
-        return self.redis.scard(self._key(group, "done")) >= size
+    def group_over(self, group: str, counts: dict | None = None) -> bool:
+        """Whether every member of the group has ended (`counts`: as for shared_and_open)."""
+        size, ended = self._count(group, counts)
+        return ended >= size
