@@ -23,18 +23,22 @@ def _get(base: str, path: str) -> dict:
 
 def test_a_client_goes_on_with_the_match_of_its_last_turn(app):
     """A turn hands back the match its client was playing; the next turn's client plays on
-    in it (same id, later version) and creates none."""
+    in it (same id, later version) and creates none. Turns are short and a loaded machine
+    may fit no move into one: later turns go on until one has played in the carried match
+    (Yunnan: some 400 moves a match, far more than a few short turns play)."""
     with serve_in_thread(app) as base:
         target = {"kind": "service", "base": base, "measured": {}}
-        first = run(target, 1, 0.1, "dschunke", 3)
-        [carried] = first["carried"]
-        before = _get(base, f"/v1/matches/{carried['id']}")["version"]
-        assert first["moves"] and _get(base, "/v1/matches")["total"] == 1
-        second = run(target, 1, 0.1, "dschunke", 3, first["carried"])
-        assert second["moves"] and second["rejected"] == 0
-        assert second["carried"][0]["id"] == carried["id"]   # still that match at the end
+        turn = run(target, 1, 0.1, "yunnan", 3)
+        [carried] = turn["carried"]
+        for _ in range(50):
+            before = _get(base, f"/v1/matches/{carried['id']}")["version"]
+            turn = run(target, 1, 0.1, "yunnan", 3, turn["carried"])
+            assert turn["rejected"] == 0 and _get(base, "/v1/matches")["total"] == 1
+            assert turn["carried"][0]["id"] == carried["id"]   # still that match at the end
+            if turn["moves"]:
+                break
+        assert turn["moves"], "no turn played a move"
         assert _get(base, f"/v1/matches/{carried['id']}")["version"] > before
-        assert _get(base, "/v1/matches")["total"] == 1
 
 
 def test_the_readme_command_prints_both_servers_and_the_ratio():
