@@ -88,30 +88,43 @@ def check_logs(rounds: list) -> str:
             f"a run; {referee} played by the referee, {forfeits} forfeits)")
 
 
-def report(rounds: list) -> list[str]:
-    """The printed lines: medians over the rounds, ratios against the targets."""
+def figures(rounds: list) -> dict:
+    """The medians over the rounds that the targets name: ms and us per move, the overheads,
+    round trips per move, the HTTP ratios (`http_ratios`), and whether every run played the
+    same moves with no forfeit."""
     med = lambda key, f: statistics.median(f(found[key]) for found in rounds)  # noqa: E731
-    floor = statistics.median(found["floor_ms"] for found in rounds)
     rules = med("rules", lambda r: r.us_per_move)
     embedded, real = med("embedded", lambda r: r.us_per_move), med("redis", lambda r: r.us_per_move)
-    http_ms = med("http", lambda r: r.us_per_move) / 1000
-    over_embedded, over_real = embedded - rules, real - rules
-    trips = {k: med(k, lambda r: r.trips_per_move) for k in ("redis", "http")}
-    ratios = http_ratios(rounds)
+    same = all(found[label].logs == rounds[0]["rules"].logs for found in rounds
+               for label in FIGURES)
+    forfeits = sum(found[k].forfeits for found in rounds for k in ("embedded", "redis", "http"))
+    return {"floor_ms": statistics.median(found["floor_ms"] for found in rounds),
+            "rules_us": rules, "embedded_us": embedded, "redis_us": real,
+            "http_ms": med("http", lambda r: r.us_per_move) / 1000,
+            "overhead_embedded_us": embedded - rules, "overhead_redis_us": real - rules,
+            "embedded_x": (embedded - rules) / rules,
+            "trips": {k: med(k, lambda r: r.trips_per_move) for k in ("redis", "http")},
+            "http": http_ratios(rounds), "same_moves": same and not forfeits}
+
+
+def report(rounds: list) -> list[str]:
+    """The printed lines: medians over the rounds, ratios against the targets."""
+    f = figures(rounds)
+    ratios, trips = f["http"], f["trips"]
     each = ", ".join(f"{x:.2f}" for x in ratios["each"])
     return [
         check_logs(rounds),
-        f"  floor: one loopback keep-alive HTTP round trip to a bot process: {floor:.3f} ms "
-        f"(taken in turns with the matches)",
-        f"  rules alone (engine loop, no store): {rules:.0f} us/move",
-        f"  in-process bots, embedded store: {embedded:.0f} us/move; referee overhead "
-        f"{over_embedded:.0f} us = {over_embedded / rules:.2f}x the rules alone "
+        f"  floor: one loopback keep-alive HTTP round trip to a bot process: "
+        f"{f['floor_ms']:.3f} ms (taken in turns with the matches)",
+        f"  rules alone (engine loop, no store): {f['rules_us']:.0f} us/move",
+        f"  in-process bots, embedded store: {f['embedded_us']:.0f} us/move; referee overhead "
+        f"{f['overhead_embedded_us']:.0f} us = {f['embedded_x']:.2f}x the rules alone "
         f"(target <= {EMBEDDED_TARGET_X:g}x)",
-        f"  in-process bots, real Redis: {real:.0f} us/move; referee overhead "
-        f"{over_real:.0f} us (target <= {OVERHEAD_TARGET_US} us); "
+        f"  in-process bots, real Redis: {f['redis_us']:.0f} us/move; referee overhead "
+        f"{f['overhead_redis_us']:.0f} us (target <= {OVERHEAD_TARGET_US} us); "
         f"{trips['redis']:.2f} Redis round trips/move",
-        f"  HTTP bots in their own processes, real Redis: {http_ms:.3f} ms/move end to end "
-        f"= {ratios['paired']:.2f}x the floor, the median of the rounds' ratios (target <= "
+        f"  HTTP bots in their own processes, real Redis: {f['http_ms']:.3f} ms/move end to "
+        f"end = {ratios['paired']:.2f}x the floor, the median of the rounds' ratios (target <= "
         f"{HTTP_TARGET_X:g}x; round by round {each}; the medians above give "
         f"{ratios['of_medians']:.2f}x); {trips['http']:.2f} Redis round trips/move",
         cpu_line(rounds),
@@ -151,8 +164,8 @@ def load_average() -> str:
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} ({os.cpu_count()} cpus)"
 
 
-def main(argv=None) -> None:
-    """Print the figures."""
+def main(argv=None) -> dict:
+    """Print the figures; return the medians the targets name (`figures`)."""
     parser = argparse.ArgumentParser(prog="referee bench arena", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game")
@@ -176,6 +189,7 @@ def main(argv=None) -> None:
                   for _ in range(args.rounds)]
         for line in report(rounds):
             print(line, flush=True)
+        found = figures(rounds)
         if not args.no_workers:
             for line in workers_lines(game.spec.name, players, seeds, args.redis_url, urls):
                 print(line, flush=True)
@@ -183,6 +197,7 @@ def main(argv=None) -> None:
         for bot in bots:
             bot.stop()
     print(f"after: {load_average()}", flush=True)
+    return found
 
 
 if __name__ == "__main__":

@@ -56,7 +56,8 @@ def _worker(args) -> None:
 
 
 def _bench(argv) -> None:
-    """Print benchmark figures: `referee bench playouts|http|polls|arena|load [options]`."""
+    """Print benchmark figures: `referee bench targets|playouts|http|polls|arena|load
+    [options]`."""
     what, rest = (argv[0], argv[1:]) if argv else ("", [])
     if what == "playouts":
         from referee.bench.playouts import main as run
@@ -68,8 +69,11 @@ def _bench(argv) -> None:
         from arena.bench import main as run
     elif what == "load":
         from referee.bench.load import main as run
+    elif what == "targets":
+        from referee.bench.targets import main as run
     else:
-        sys.exit("usage: referee bench playouts|http|polls|arena|load [--help]")
+        sys.exit("usage: referee bench targets|playouts|http|polls|arena|load [--help] "
+                 "(targets: every figure issue 17 names, against its target)")
     run(rest)
 
 
@@ -77,7 +81,7 @@ def _pass_through() -> dict:
     """Subcommands that parse their own arguments: bench, and the plug-ins' commands."""
     from referee.root import commands
 
-    found = {"bench": ("print benchmark figures: playouts, http, polls, arena or load",
+    found = {"bench": ("print benchmark figures: targets, playouts, http, polls, arena or load",
                        _bench)}
     found.update({name: (c.help, c.run) for name, c in commands().items()})
     return found

@@ -37,6 +37,10 @@ from referee.bench.servers import (README_WORKERS, ClientFailed, client_process,
                                    gather, percentile, server_at, service_env, start_gunicorn,
                                    stop)
 
+CPU_TARGET_X = 2.0
+"""Issue 17's target: the service's server CPU per request at most this many times the
+floor's."""
+
 
 class Http:
     """One keep-alive connection; `call` answers (status, JSON body or None)."""
@@ -223,8 +227,9 @@ def _targets(args) -> tuple[list[dict], list]:
     return targets, started
 
 
-def main(argv=None) -> None:
-    """Print the service's and the floor's figures per client count, and the CPU ratio."""
+def main(argv=None) -> dict:
+    """Print the service's and the floor's figures per client count, and the CPU ratio;
+    return the ratios by client count (`cpu_ratios`; none with --no-floor)."""
     from referee.games import GAMES
 
     parser = argparse.ArgumentParser(prog="referee bench http", description=__doc__,
@@ -244,7 +249,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     targets, started = _targets(args)
     try:
-        _report(args, targets)
+        return _report(args, targets)
     except ClientFailed as err:
         raise SystemExit(f"referee bench http: {err}") from None
     finally:
@@ -254,7 +259,7 @@ def main(argv=None) -> None:
             delete_keys(args.redis_url, targets[-1]["prefix"])
 
 
-def _report(args, targets: list[dict]) -> None:
+def _report(args, targets: list[dict]) -> dict:
     print(f"HTTP bench, game {args.game}, {args.players} remote seats, {args.seconds:.0f} s per "
           f"run, {args.rounds} round(s); load average {_load()}", flush=True)
     for t in targets:   # every worker booted before they are counted and measured
@@ -285,11 +290,13 @@ def _report(args, targets: list[dict]) -> None:
                 r = figures(slices[t["name"]])
                 results.setdefault((t["name"], clients), []).append(r)
                 print(f"round {round_ + 1} " + _line(t["name"], clients, r), flush=True)
-    _summary(args, targets, results)
+    return _summary(args, targets, results)
 
 
-def _summary(args, targets, results) -> None:
+def _summary(args, targets, results) -> dict:
+    """Print the medians and the CPU ratios; the ratios by client count."""
     print(f"medians over {args.rounds} round(s); load average {_load()}")
+    ratios = {}
     for clients in args.clients:
         meds = {t["name"]: {k: statistics.median(r[k] for r in results[(t["name"], clients)])
                             for k in results[(t["name"], clients)][0]} for t in targets}
@@ -297,11 +304,13 @@ def _summary(args, targets, results) -> None:
             print(_line(name, clients, m))
         if "floor" in meds and "server_cpu_ms" in meds["floor"] and \
                 "server_cpu_ms" in meds["referee"]:
-            r = cpu_ratios(results[("referee", clients)], results[("floor", clients)])
+            r = ratios[clients] = cpu_ratios(results[("referee", clients)],
+                                             results[("floor", clients)])
             each = ", ".join(f"{x:.2f}" for x in r["each"])
             print(f"{clients:>3} clients: server CPU per request {r['paired']:.2f}x the floor's, "
-                  f"the median of the rounds' ratios (target <= 2x; round by round {each}; "
+                  f"the median of the rounds' ratios (target <= {CPU_TARGET_X:g}x; round by round {each}; "
                   f"the medians above give {r['of_medians']:.2f}x)")
+    return ratios
 
 
 def cpu_ratios(service_rounds: list[dict], floor_rounds: list[dict]) -> dict:
