@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import statistics
 import sys
 import time
 from urllib.parse import urlsplit
@@ -15,6 +14,7 @@ import pytest
 
 from referee_client import Client
 from referee_client.signing import sign
+from tests.support.peersocket import server_nodelay
 from tests.clients.support import JS_DIR, MOVE_REQUEST, NODE, RANDOM_BOT, needs_node, post
 
 BODY = json.dumps(MOVE_REQUEST).encode()
@@ -68,23 +68,22 @@ def test_the_js_kit_serves_your_own_function(processes):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_bot_keeps_the_connection_and_answers_at_once(service_url, example_bots, language):
-    """Twenty signed moves on one kept-alive connection, each far under the ~40 ms a
-    server without TCP_NODELAY loses to delayed ACKs."""
+    """Twenty signed moves on one kept-alive connection, whose server end has TCP_NODELAY
+    set (without it, Nagle's algorithm and delayed ACKs cost ~40 ms an answer): asked of
+    the bot process's socket itself, not timed."""
     _, secret, url = example_bots(language, service_url, f"{language}-fast")
     parts = urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
     conn.connect()
-    sock, latencies = conn.sock, []
+    sock = conn.sock
     for _ in range(20):
         headers = {"Content-Type": "application/json", **sign(secret, BODY)}
-        started = time.perf_counter()
         conn.request("POST", "/move", body=BODY, headers=headers)
         response = conn.getresponse()
         assert (response.status, json.loads(response.read())) == (200, {"move": MOVE_REQUEST[
             "legal_moves"][0]})
-        latencies.append((time.perf_counter() - started) * 1000)
     assert conn.sock is sock
-    assert statistics.median(latencies) < 15, latencies
+    assert server_nodelay(sock)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
