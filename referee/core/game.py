@@ -136,3 +136,18 @@ class Game(ABC):
         the other seats until the match is over.
         """
         return 0
+
+
+def alike_but_you(memo: dict | None, seat: int | None, build) -> dict:
+    """A served view for a game whose views of one state differ only in their "you" (every
+    seat sees what a spectator sees): `build(None)` made once per state into `memo`, then
+    copied with `seat` as its "you" for each viewer (its keys stay in order). Without a memo,
+    `build(seat)`. The copy is shallow: a served view is only serialised."""
+    if memo is None:
+        return build(seat)
+    shared = memo.get("alike")
+    if shared is None:
+        shared = memo["alike"] = build(None)
+    view = dict(shared)
+    view["you"] = seat
+    return view

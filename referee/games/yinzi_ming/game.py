@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from referee.core.game import alike_but_you
 from referee.core.kit import DecisionKind, KitGame
 from referee.games.yinzi_ming import (board, bonus, commands, common, described, directives,
                                       scoring, setup, state, trade, views)
@@ -97,8 +98,10 @@ class YinziMing(KitGame):
         return views.view(s, seat)
 
     def served_view(self, s, seat, memo=None):
-        """`view` without its copy, for a caller that only serialises it."""
-        return views.served_view(s, seat)
+        """`view` without its copy, for a caller that only serialises it: built once per
+        state into `memo` and shared by its viewers (everything but deck orders is open, so
+        a seat's view is the spectator's with its own "you")."""
+        return alike_but_you(memo, seat, lambda viewer: views.served_view(s, viewer))
 
     def view_schema(self, spectator=False):
         """The JSON Schema of a seat's (or the spectator's) view, every property described."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from referee.core import InvalidOptions
+from referee.core.game import alike_but_you
 from referee.core.kit import DecisionKind, KitGame, LEGAL, Rule, no_check, one
 from referee.games.yunnan import (bidding, build, described, flow, printed, resolution,
                                   scoring, state, travel, upkeep, views)
@@ -86,8 +87,10 @@ class Yunnan(KitGame):
         return views.view(state, seat)
 
     def served_view(self, state, seat, memo=None):
-        """`view` without its copy, for a caller that only serialises it."""
-        return views.served_view(state, seat)
+        """`view` without its copy, for a caller that only serialises it: built once per
+        state into `memo` and shared by its viewers (only Dúlì's draw pile is hidden, from
+        everyone alike, so a seat's view is the spectator's with its own "you")."""
+        return alike_but_you(memo, seat, lambda viewer: views.served_view(state, viewer))
 
     def view_schema(self, spectator=False):
         """JSON Schema of a seat's (or the spectator's) view, every field described."""
