@@ -30,6 +30,8 @@ def bid_problem(s, p: int, building: str, value: int,
 
     Codes are `bid.<rule>`, and the message names the rule itself (rule 'space', ...).
     `spent` is `board.own_bid_total(s, p)` when the caller has it already (listing).
+    The rules in the order they are told: the space, the building (`_building_problem`),
+    then the bid on that space (`_space_problem`).
     """
     values = SPACES[building]
     if value not in values:
@@ -39,7 +41,13 @@ def bid_problem(s, p: int, building: str, value: int,
     if row[values.index(value)] is not None:
         return rule_error("bid.occupied", f"space {value} of {building} is taken",
                           rule="occupied")
-    mine = sum(1 for owner in row if owner == p)
+    mine = row.count(p)
+    return _building_problem(s, building, mine) or \
+        _space_problem(s, p, building, value, spent, _facts(s, p, building, mine))
+
+
+def _building_problem(s, building: str, mine: int) -> IllegalMove | None:
+    """Why a seat with `mine` traders in `building` may bid on none of its free spaces."""
     double = s["options"]["double_bidding"] and building != TEMPLE
     if mine and not double:
         return rule_error("bid.one_per_building", f"you already have a trader in {building}",
@@ -47,8 +55,21 @@ def bid_problem(s, p: int, building: str, value: int,
     if mine >= 2:
         return rule_error("bid.two_per_building", f"you already have two traders in "
                           f"{building}", rule="two_per_building")
+    return None
+
+
+def _facts(s, p: int, building: str, mine: int) -> tuple[int, int, int]:
+    """What `_space_problem` reads of `building` for any of its spaces: `p`'s traders there,
+    the highest bid there, and how many more times `p` can take its progress."""
+    return mine, board.highest_bid(s, building), board.capacity(s, p, building)
+
+
+def _space_problem(s, p: int, building: str, value: int, spent: int | None,
+                   facts: tuple[int, int, int]) -> IllegalMove | None:
+    """Why `p` may not bid on the free space `value` of `building` (`facts`: `_facts`)."""
+    values, row = SPACES[building], s["bids"][building]
+    mine, top, cap = facts
     if value in SMALL[building]:
-        top = board.highest_bid(s, building)
         if value <= top:
             return rule_error("bid.small_space", f"the small space {value} of {building} "
                               f"takes only the highest bid there, and {top} is bid",
@@ -56,7 +77,6 @@ def bid_problem(s, p: int, building: str, value: int,
     outbid = board.outbid_by(s, building, value)
     own_out = [i for i in outbid if row[i] == p]
     left = mine + 1 - len(own_out)
-    cap = board.capacity(s, p, building)
     if left > cap:
         return rule_error("bid.progress_cap", f"you can take the progress of {building} only "
                           f"{cap} more time(s), and this bid would leave {left} trader(s) of "
@@ -70,12 +90,17 @@ def bid_problem(s, p: int, building: str, value: int,
 
 
 def destinations(s, p: int) -> list[tuple[str, int]]:
-    """Every (building, space value) seat `p` may bid on now."""
+    """Every (building, space value) seat `p` may bid on now: `bid_problem`'s own checks,
+    the building's once for all its free spaces."""
     out, spent = [], board.own_bid_total(s, p)
     for building in (*PROGRESS, TEMPLE):
         row = s["bids"][building]
+        mine = row.count(p)
+        if _building_problem(s, building, mine) is not None:
+            continue   # every free space of it is refused so
+        facts = _facts(s, p, building, mine)
         for i, value in enumerate(SPACES[building]):
-            if row[i] is None and bid_problem(s, p, building, value, spent) is None:
+            if row[i] is None and _space_problem(s, p, building, value, spent, facts) is None:
                 out.append((building, value))
     return out
 

@@ -175,3 +175,19 @@ def test_every_move_the_checks_accept_is_listed(players):
                         if accepts(GAME.rule_for(s, seat, m), s, seat, m)]
             key = lambda m: json.dumps(m, sort_keys=True)  # noqa: E731
             assert sorted(map(key, GAME.legal_moves(s, seat))) == sorted(map(key, accepted))
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_bid_destinations_are_every_space_bid_problem_allows(players):
+    """The bid listing checks a building once for all its free spaces (bidding.destinations);
+    it lists exactly the spaces that `bid_problem`, asked space by space, allows, in the same
+    order, whatever a bid would be refused for."""
+    from referee.games.yunnan.bidding import bid_problem, destinations
+    from referee.games.yunnan.data import PROGRESS, SPACES, TEMPLE
+
+    for seed in (1, 2):
+        for s in _playout(players, seed, {"double_bidding": seed == 2}):
+            for seat in range(players):
+                every = [(b, v) for b in (*PROGRESS, TEMPLE) for v in SPACES[b]
+                         if bid_problem(s, seat, b, v) is None]
+                assert destinations(s, seat) == every
