@@ -91,7 +91,9 @@ def _space_problem(s, p: int, building: str, value: int, spent: int | None,
 
 def destinations(s, p: int) -> list[tuple[str, int]]:
     """Every (building, space value) seat `p` may bid on now: `bid_problem`'s own checks,
-    the building's once for all its free spaces."""
+    the building's once for all its free spaces. Without a trader of `p`'s there, a bid
+    outbids none of its own: it leaves one trader (the progress cap needs room for one) and
+    costs its value (within what `p` has left after its other bids)."""
     out, spent = [], board.own_bid_total(s, p)
     for building in (*PROGRESS, TEMPLE):
         row = s["bids"][building]
@@ -99,6 +101,14 @@ def destinations(s, p: int) -> list[tuple[str, int]]:
         if _building_problem(s, building, mine) is not None:
             continue   # every free space of it is refused so
         facts = _facts(s, p, building, mine)
+        if not mine:   # no own trader to outbid: `_space_problem` in short, for every space
+            _, top, cap = facts
+            if cap >= 1:
+                small, most = SMALL[building], s["coins"][p] - spent
+                out += [(building, value) for i, value in enumerate(SPACES[building])
+                        if row[i] is None and value <= most and
+                        (value > top or value not in small)]
+            continue
         for i, value in enumerate(SPACES[building]):
             if row[i] is None and _space_problem(s, p, building, value, spent, facts) is None:
                 out.append((building, value))
