@@ -69,11 +69,10 @@ def _space_problem(s, p: int, building: str, value: int, spent: int | None,
     """Why `p` may not bid on the free space `value` of `building` (`facts`: `_facts`)."""
     values, row = SPACES[building], s["bids"][building]
     mine, top, cap = facts
-    if value in SMALL[building]:
-        if value <= top:
-            return rule_error("bid.small_space", f"the small space {value} of {building} "
-                              f"takes only the highest bid there, and {top} is bid",
-                              rule="small_space")
+    if value in SMALL[building] and value <= top:
+        return rule_error("bid.small_space", f"the small space {value} of {building} "
+                          f"takes only the highest bid there, and {top} is bid",
+                          rule="small_space")
     outbid = board.outbid_by(s, building, value)
     own_out = [i for i in outbid if row[i] == p]
     left = mine + 1 - len(own_out)
