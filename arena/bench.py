@@ -28,7 +28,7 @@ import statistics
 
 from arena import benchruns as runs
 from arena.benchbot import BotProcess
-from referee.bench import paired_ratios
+from referee.bench import load_average as machine_load, paired_ratios
 from referee.service.config import Settings
 from referee.service.context import registry_for
 
@@ -75,17 +75,26 @@ def http_ratios(rounds: list) -> dict:
                          [found["floor_ms"] for found in rounds])
 
 
+def unequal_logs(rounds: list) -> list[str]:
+    """The runs (figure and round) whose move log differs from the rules loop's."""
+    expected = rounds[0]["rules"].logs
+    return [f"{label} (round {i + 1})" for i, found in enumerate(rounds)
+            for label in FIGURES if found[label].logs != expected]
+
+
+def _summed(rounds: list, field: str) -> int:
+    """`field` (by_referee, forfeits) summed over the runs of bots, every round."""
+    return sum(getattr(found[k], field) for found in rounds for k in ("embedded", "redis", "http"))
+
+
 def check_logs(rounds: list) -> str:
     """One line on whether every run played the rules loop's match, move for move."""
-    expected = rounds[0]["rules"].logs
-    bad = [f"{label} (round {i + 1})" for i, found in enumerate(rounds)
-           for label in FIGURES if found[label].logs != expected]
-    referee = sum(found[k].by_referee for found in rounds for k in ("embedded", "redis", "http"))
-    forfeits = sum(found[k].forfeits for found in rounds for k in ("embedded", "redis", "http"))
+    bad = unequal_logs(rounds)
     moves = rounds[0]["rules"].moves
     verdict = "equal" if not bad else "NOT EQUAL: " + ", ".join(bad)
     return (f"move logs of the rules loop, in-process and HTTP bots: {verdict} ({moves} moves "
-            f"a run; {referee} played by the referee, {forfeits} forfeits)")
+            f"a run; {_summed(rounds, 'by_referee')} played by the referee, "
+            f"{_summed(rounds, 'forfeits')} forfeits)")
 
 
 def figures(rounds: list) -> dict:
@@ -95,16 +104,14 @@ def figures(rounds: list) -> dict:
     med = lambda key, f: statistics.median(f(found[key]) for found in rounds)  # noqa: E731
     rules = med("rules", lambda r: r.us_per_move)
     embedded, real = med("embedded", lambda r: r.us_per_move), med("redis", lambda r: r.us_per_move)
-    same = all(found[label].logs == rounds[0]["rules"].logs for found in rounds
-               for label in FIGURES)
-    forfeits = sum(found[k].forfeits for found in rounds for k in ("embedded", "redis", "http"))
     return {"floor_ms": statistics.median(found["floor_ms"] for found in rounds),
             "rules_us": rules, "embedded_us": embedded, "redis_us": real,
             "http_ms": med("http", lambda r: r.us_per_move) / 1000,
             "overhead_embedded_us": embedded - rules, "overhead_redis_us": real - rules,
             "embedded_x": (embedded - rules) / rules,
             "trips": {k: med(k, lambda r: r.trips_per_move) for k in ("redis", "http")},
-            "http": http_ratios(rounds), "same_moves": same and not forfeits}
+            "http": http_ratios(rounds),
+            "same_moves": not unequal_logs(rounds) and not _summed(rounds, "forfeits")}
 
 
 def report(rounds: list) -> list[str]:
@@ -160,8 +167,7 @@ def workers_lines(game: str, players: int, seeds, redis_url: str, urls: list) ->
 
 def load_average() -> str:
     """The load average and the CPU count, as printed."""
-    one, five, fifteen = os.getloadavg()
-    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} ({os.cpu_count()} cpus)"
+    return f"load average {machine_load()} ({os.cpu_count()} cpus)"
 
 
 def main(argv=None) -> dict:

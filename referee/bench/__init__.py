@@ -12,6 +12,12 @@ a deployment has no anonymous writes."""
 AUTH = {"Authorization": f"Bearer {KEY}"}
 
 
+def load_average() -> str:
+    """The machine's load average (1, 5, 15 minutes), as the benchmarks print it: figures
+    from a busy machine are not comparable."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def paired_ratios(tops: list[float], bottoms: list[float]) -> dict:
     """Round by round `tops[i] / bottoms[i]` (`each`: two figures taken in turns within a
     round, so a spell of the machine's noise fell on both), their median (`paired`, the

@@ -32,7 +32,7 @@ import statistics
 import time
 from urllib.parse import urlsplit
 
-from referee.bench import AUTH, KEY, paired_ratios
+from referee.bench import AUTH, KEY, load_average, paired_ratios
 from referee.bench.servers import (README_WORKERS, ClientFailed, client_process, delete_keys,
                                    gather, percentile, server_at, service_env, start_gunicorn,
                                    stop)
@@ -261,7 +261,7 @@ def main(argv=None) -> dict:
 
 def _report(args, targets: list[dict]) -> dict:
     print(f"HTTP bench, game {args.game}, {args.players} remote seats, {args.seconds:.0f} s per "
-          f"run, {args.rounds} round(s); load average {_load()}", flush=True)
+          f"run, {args.rounds} round(s); load average {load_average()}", flush=True)
     for t in targets:   # every worker booted before they are counted and measured
         if t["server"] is not None:
             t["server"].wait_idle()
@@ -295,7 +295,7 @@ def _report(args, targets: list[dict]) -> dict:
 
 def _summary(args, targets, results) -> dict:
     """Print the medians and the CPU ratios; the ratios by client count."""
-    print(f"medians over {args.rounds} round(s); load average {_load()}")
+    print(f"medians over {args.rounds} round(s); load average {load_average()}")
     ratios = {}
     for clients in args.clients:
         meds = {t["name"]: {k: statistics.median(r[k] for r in results[(t["name"], clients)])
@@ -308,8 +308,8 @@ def _summary(args, targets, results) -> dict:
                                              results[("floor", clients)])
             each = ", ".join(f"{x:.2f}" for x in r["each"])
             print(f"{clients:>3} clients: server CPU per request {r['paired']:.2f}x the floor's, "
-                  f"the median of the rounds' ratios (target <= {CPU_TARGET_X:g}x; round by round {each}; "
-                  f"the medians above give {r['of_medians']:.2f}x)")
+                  f"the median of the rounds' ratios (target <= {CPU_TARGET_X:g}x; round by "
+                  f"round {each}; the medians above give {r['of_medians']:.2f}x)")
     return ratios
 
 
@@ -319,9 +319,6 @@ def cpu_ratios(service_rounds: list[dict], floor_rounds: list[dict]) -> dict:
     return paired_ratios([s["server_cpu_ms"] for s in service_rounds],
                          [f["server_cpu_ms"] for f in floor_rounds])
 
-
-def _load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ import uuid
 import redis
 import requests
 
-from referee.bench import AUTH, KEY
+from referee.bench import AUTH, KEY, load_average
 from referee.bench.servers import (delete_keys as _delete_keys, free_port as _free_port,
                                    gunicorn_args, percentile as _percentile, server_at,
                                    wait_healthy)
@@ -300,8 +300,7 @@ def main(argv=None) -> dict:
             ratio = found["ratios"][held] = statistics.median(values) / first
             print(f"median p99 with {held:>5} held: {statistics.median(values):.2f} ms, "
                   f"ratio {ratio:.2f}x the p99 with {args.held[0]} held (target <= "
-                  f"{P99_TARGET_X:g}x); load average "
-                  f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+                  f"{P99_TARGET_X:g}x); load average {load_average()}")
         if prefix is not None and max(args.held) > 0:
             cost = found["unwatched_us"] = unwatched_cost(base, args.redis_url, prefix,
                                                           max(args.held), args.kind)

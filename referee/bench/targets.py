@@ -18,8 +18,9 @@ printed before and after.
 from __future__ import annotations
 
 import argparse
-import os
 from typing import NamedTuple
+
+from referee.bench import load_average
 
 
 class Row(NamedTuple):
@@ -68,7 +69,7 @@ def report(arena: dict, http: dict, polls: dict, held: int, game: str) -> list[s
     trips = arena["trips"]
     width = max(len(row.what) for row in table)
     lines = [f"issue 17 targets, {game}: {len(table) - missed} of {len(table)} met; "
-             f"load average {_load()}", *(row.line(width) for row in table),
+             f"load average {load_average()}", *(row.line(width) for row in table),
              f"  the same moves in every arena figure, no forfeit: "
              f"{'yes' if arena['same_moves'] else 'NO'}",
              f"  Redis round trips per move: {trips['redis']:.2f} with in-process bots, "
@@ -99,7 +100,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     players = ["--players", str(args.players)] if args.players else []
     rounds, seconds = ["--rounds", str(args.rounds)], ["--seconds", str(args.seconds)]
-    print(f"referee bench targets: {args.game}; load average {_load()}", flush=True)
+    print(f"referee bench targets: {args.game}; load average {load_average()}", flush=True)
     arena = arena_bench(["--game", args.game, *players, "--matches", str(args.matches),
                          *rounds, "--no-workers"])
     http = http_bench(["--game", args.game, *players, "--clients",
@@ -107,7 +108,3 @@ def main(argv=None) -> None:
     polls = polls_bench(["--held", "0", str(args.held), *seconds, *rounds])
     for line in report(arena, http, polls, args.held, args.game):
         print(line, flush=True)
-
-
-def _load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
