@@ -42,20 +42,24 @@ views (`served_view` is only serialised; `view` copies it)."""
 
 def _board(s) -> dict:
     """Every board space's crop and Peasants (plus its Crop tile and Workshop, if any)."""
-    occupants, tiles, covered = s["occupants"], s["tiles"], s["covered"]
     board_view = dict(_EMPTY_BOARD)   # in board order; the few spaces in use rewritten
-    for sid in {*occupants, *tiles, *covered}:
-        if sid not in board_view:
-            continue   # not a board space (as before: only board spaces are listed)
-        held, tile = occupants.get(sid), tiles.get(sid)
-        entry = {"crop": _EMPTY_BOARD[sid]["crop"] if tile is None else data.CROP_TILES[tile],
-                 "owner": held["owner"] if held else None,
-                 "count": held["count"] if held else 0}
-        if tile is not None:
-            entry["tile"] = tile
-        if sid in covered:
-            entry["workshop"] = covered[sid]
-        board_view[sid] = entry
+    for sid, held in s["occupants"].items():
+        empty = board_view.get(sid)
+        if empty is not None:   # only board spaces are listed
+            board_view[sid] = {"crop": empty["crop"], "owner": held["owner"],
+                               "count": held["count"]}
+    covered = s["covered"]
+    for sid, tile in s["tiles"].items():
+        entry = board_view.get(sid)
+        if entry is not None:   # the tile's crop replaces the printed one, keys in order
+            board_view[sid] = entry = {"crop": data.CROP_TILES[tile], "owner": entry["owner"],
+                                       "count": entry["count"], "tile": tile}
+            if sid in covered:
+                entry["workshop"] = covered[sid]
+    for sid, shop in covered.items():
+        entry = board_view.get(sid)
+        if entry is not None and "workshop" not in entry:
+            board_view[sid] = {**entry, "workshop": shop}
     return board_view
 
 
