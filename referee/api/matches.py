@@ -148,15 +148,16 @@ def prompt(query, match_id):
     token's and the server's wait caps (429 wait.too_many, 503 wait.capacity).
     """
     svc = service()
-    meta, live = svc.load(match_id)
+    meta = svc.load_meta(match_id)
     seat = _seat(meta, svc)
     wait = min(query["wait"], svc.settings.max_wait_seconds)
     if wait <= 0:
-        return _prompt_answer(svc, match_id, seat, svc.prompt(match_id, seat, 0,
-                                                               loaded=(meta, live)))
+        prompt, view_json = svc.prompt_now(meta, seat)
+        return json_answer(prompt, view_json=view_json)
+    loaded = svc.load(match_id)
     with wait_slots().hold(wait_caller()):
         return _prompt_answer(svc, match_id, seat, svc.prompt(match_id, seat, wait,
-                                                               loaded=(meta, live)))
+                                                               loaded=loaded))
 
 
 def _prompt_answer(svc, match_id: str, seat: int, prompt: dict) -> Response:
@@ -193,7 +194,7 @@ def moves(body, match_id):
     meta, live = svc.load(match_id, cached=True)
     seat = _seat(meta, svc)
     key = idempotency_key()
-    known = {"known_live": live, "maybe_behind": True}
+    known = {"known_live": live, "maybe_behind": True, "shown_to": seat}
     if key is None:
         live, replayed = svc.submit(match_id, seat, body["move"], body["expected_version"],
                                     **known), False

@@ -23,6 +23,7 @@ from typing import Any
 from referee.core import engine
 from referee.core.chance import CHANCE, NOBODY, seat_to_json
 from referee.service import fastjson
+from referee.service.errors import MatchNotFound
 from referee.service.seeds import FORMULA
 from referee.service.store import Live, MatchMeta, MatchStatus
 
@@ -108,6 +109,28 @@ def seed_record(meta, revealed: bool) -> dict:
             "salt": (meta.seed_salt or None) if revealed else None}
 
 
+class Foresight:
+    """What `viewer` will be shown of `state`, a version not committed yet: its view and the
+    JSON of it, worked out while the commit's round trip is in flight (called as its
+    `meanwhile`), then kept with the version once it lands (`parts()` for StateCache.put),
+    so that the move's answer finds them there."""
+
+    def __init__(self, game, state, viewer: int | None):
+        self.game, self.state, self.viewer = game, state, viewer
+        self.memo, self.views, self.written = {}, {}, {}
+
+    def __call__(self) -> None:
+        view = self.views[self.viewer] = self.game.served_view(self.state, self.viewer,
+                                                                self.memo)
+        data = fastjson.dumpb_orjson(view)
+        if data is not None:
+            self.written[self.viewer] = data
+
+    def parts(self) -> tuple[dict, dict, dict]:
+        """(memo, views, written), as the state cache keeps them with a version."""
+        return self.memo, self.views, self.written
+
+
 class MatchReading:
     """The reading half of the MatchService: a match as each caller may see it (mixed into
     `MatchService`, whose store, games, states and hooks it uses)."""
@@ -176,6 +199,26 @@ class MatchReading:
             prompt["outcomes"] = [{"move": m, "probability": p} for m, p in
                                   (game.chance_outcomes(state) if decision else [])]
         return prompt
+
+    def prompt_now(self, meta: MatchMeta, seat: int) -> tuple[dict, bytes | None]:
+        """`prompt` with no wait, and the JSON of its view (`view_json`), for the match as it
+        is now. The round trip that reads the version is not waited for idly: while it is in
+        flight, the prompt of the version this process last saw is worked out, and answered
+        if that is still the match's version (as it is when the seat's own move was the last,
+        committed here); else the prompt is worked out again for the version read."""
+        known, guess = self._states.live(meta.id), []
+
+        def foresee():
+            prompt = self.prompt(meta.id, seat, 0, loaded=(meta, known))
+            guess.append((prompt, self.view_json(meta.id, prompt, prompt_viewer(seat))))
+
+        live = self.current(meta.id, foresee if known is not None else None)
+        if live is None:
+            raise MatchNotFound(f"no match {meta.id!r}", match_id=meta.id)
+        if guess and live is known:
+            return guess[0]
+        prompt = self.prompt(meta.id, seat, 0, loaded=(meta, live))
+        return prompt, self.view_json(meta.id, prompt, prompt_viewer(seat))
 
     def view_json(self, match_id: str, answer: dict, viewer: int | None) -> bytes | None:
         """The JSON of `answer["view"]` (a prompt's or a move's answer, shown to `viewer`):

@@ -22,7 +22,7 @@ from referee.core.rng import MAX_SEED
 from referee.service import defaults, fastjson
 from referee.service import seeds as seedlib
 from referee.service.config import Settings
-from referee.service.disclosure import Caller, MatchReading, publicity
+from referee.service.disclosure import Caller, Foresight, MatchReading, publicity
 from referee.service.drivers import REMOTE, BuiltinDriver, SeatDriver, split_kind
 from referee.service.endings import MatchEndings
 from referee.service.errors import (InvalidSeats, InvalidToken, MatchAborted, MatchBusy,
@@ -130,10 +130,9 @@ class MatchService(MatchReading, MatchEndings):
     def load(self, match_id: str, cached: bool = False) -> tuple[MatchMeta, Live]:
         """The match's meta and live record; raises MatchNotFound. `cached`: the live record
         this process last saw, if it saw one (no round trip; it may be behind)."""
-        meta = self.store.meta(match_id) if isinstance(match_id, str) else None
-        live = (cached and self._states.live(match_id)) or (
-            self.current(match_id) if meta is not None else None)
-        if meta is None or live is None:
+        meta = self.load_meta(match_id)
+        live = (cached and self._states.live(match_id)) or self.current(match_id)
+        if live is None:
             raise MatchNotFound(f"no match {match_id!r}", match_id=str(match_id))
         return meta, live
 
@@ -146,10 +145,18 @@ class MatchService(MatchReading, MatchEndings):
             self._states.put(match_id, live.version, live=live)
         return [(metas[m], lives[m]) for m in match_ids if m in lives]
 
-    def current(self, match_id: str) -> Live | None:
+    def load_meta(self, match_id: str) -> MatchMeta:
+        """The match's meta; raises MatchNotFound."""
+        meta = self.store.meta(match_id) if isinstance(match_id, str) else None
+        if meta is None:
+            raise MatchNotFound(f"no match {match_id!r}", match_id=str(match_id))
+        return meta
+
+    def current(self, match_id: str, meanwhile=None) -> Live | None:
         """The match's live record, in one round trip that carries only the version while the
-        one this process last saw is still current; None if there is no such match."""
-        live = self.store.live_since(match_id, self._states.live(match_id))
+        one this process last saw is still current; None if there is no such match.
+        `meanwhile()` runs while the round trip is in flight (MatchStore.live_since)."""
+        live = self.store.live_since(match_id, self._states.live(match_id), meanwhile)
         if live is not None:
             self._states.put(match_id, live.version, live=live)
         return live
@@ -183,7 +190,7 @@ class MatchService(MatchReading, MatchEndings):
 
     def submit(self, match_id: str, seat: int, move, expected_version=None, *, by="seat",
                entry_extra=None, update_live=None, from_runner=False, known_live=None,
-               maybe_behind=False, idempotency=None):
+               maybe_behind=False, idempotency=None, shown_to=None):
         """Check and apply a move, commit it, and queue automated seats; returns the new live.
 
         Retries on a concurrent commit; a move with `expected_version` then fails as stale.
@@ -193,7 +200,8 @@ class MatchService(MatchReading, MatchEndings):
         checks its version), or with `maybe_behind` one that may be behind (this process's
         cached one: a move it refuses is judged again on the current record). Returns the new
         live; with `idempotency` (a `seat:key` field), (live, replayed) where replayed says
-        the move had landed before.
+        the move had landed before. `shown_to`: a seat whose view of the new version the
+        caller will answer with, worked out while the commit is in flight (Foresight).
         """
         meta, _ = self.load(match_id) if known_live is None else (self.store.meta(match_id), None)
         game = self.games.get(meta.game)
@@ -219,13 +227,15 @@ class MatchService(MatchReading, MatchEndings):
                 raise
             automated = self.automated_seat(meta, new_live) is not None
             state_json = fastjson.dumpb_orjson(new_live.state)
+            foresight = None if shown_to is None else Foresight(game, new_state, shown_to)
             done = self.store.commit(match_id, live.version, new_live, [entry], automated,
                                      idempotency or "", self.remote_due(meta, new_live),
-                                     state_json)
+                                     state_json, foresight)
             if done == -1:
                 return self.store.live(match_id), True
             if done:
-                self._states.put(match_id, new_live.version, new_state, new_live, state_json)
+                self._states.put(match_id, new_live.version, new_state, new_live, state_json,
+                                 foresight and foresight.parts())
                 self._after_commit(meta, live, new_live, queue=not from_runner)
                 return (new_live, False) if idempotency else new_live
             live, maybe_behind = None, False   # the match moved on: read it again

@@ -205,9 +205,9 @@ class Sockets:
         _send(conn[0], _command(args))
         return _reply(conn[1])
 
-    def call(self, args: list):
-        """Send one command and return its reply."""
-        answer, = self.call_together([args])
+    def call(self, args: list, meanwhile=None):
+        """Send one command and return its reply (`meanwhile`: see `call_together`)."""
+        answer, = self.call_together([args], meanwhile)
         if isinstance(answer, ResponseError):
             raise answer
         return answer
@@ -320,11 +320,12 @@ class SocketScript:
         self.sockets, self.text = sockets, text
         self.sha = hashlib.sha1(text.encode()).hexdigest()
 
-    def __call__(self, keys=(), args=()):
-        """The script's reply for `keys` and `args`."""
+    def __call__(self, keys=(), args=(), meanwhile=None):
+        """The script's reply for `keys` and `args`; `meanwhile()`, if given, runs while the
+        round trip is in flight (what it raises is dropped)."""
         command = self._command(keys, args)
         try:
-            return self.sockets.call(command)
+            return self.sockets.call(command, meanwhile)
         except NoScriptError:
             self.sockets.call(["SCRIPT", "LOAD", self.text])
             return self.sockets.call(command)
@@ -377,6 +378,16 @@ def run_with_rider(script, keys, args, rider: Rider):
     if rider.meanwhile is not None:
         _meanwhile(rider.meanwhile)
     return reply, _ride_alone(rider)
+
+
+def run_meanwhile(script, keys, args, meanwhile):
+    """`script(keys=keys, args=args)`, with `meanwhile()` run while its round trip is in
+    flight when it goes over our sockets (SocketScript); any other script (the embedded
+    store's, redis-py's) runs alone and `meanwhile` not at all: its work would only come
+    after the reply, where the caller does it anyway if it is wanted."""
+    if isinstance(script, SocketScript):
+        return script(keys=keys, args=args, meanwhile=meanwhile)
+    return script(keys=keys, args=args)
 
 
 def _meanwhile(work) -> None:

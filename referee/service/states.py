@@ -59,12 +59,14 @@ class StateCache:
         return None if item is None else item.live
 
     def put(self, match_id: str, version: int, state=None, live=None,
-            state_json: bytes | None = None) -> None:
+            state_json: bytes | None = None, foreseen: tuple | None = None) -> None:
         """Keep the match at `version`: its state and/or live record, and the JSON the store
         was sent of the state (what is known of the same version already cached stays;
-        another version's views go)."""
+        another version's views go). `foreseen`: (memo, views, written) worked out for
+        `state` before it was committed (Foresight), kept unless the version is cached
+        already."""
         old = self._items.get(match_id)
-        views, memo, written = {}, {}, {}
+        memo, views, written = foreseen or ({}, {}, {})
         if old is not None and old.version == version:
             if state is None or state is old.state:
                 state, state_json = old.state, state_json or old.state_json

@@ -27,7 +27,7 @@ import redis
 from referee.core.chance import CHANCE, INTERNAL
 from referee.service import embeddedscripts, fastjson
 from referee.service.archive import Archive
-from referee.service.scripts import Rider, hot_script, run_with_rider
+from referee.service.scripts import Rider, hot_script, run_meanwhile, run_with_rider
 from referee.service.waits import ChangeHub
 
 _COMMIT = """
@@ -198,12 +198,14 @@ class MatchStore:
             return None if archived is None else Live(**archived["live"])
         return parse_live(raw)
 
-    def live_since(self, match_id: str, known: Live | None) -> Live | None:
+    def live_since(self, match_id: str, known: Live | None, meanwhile=None) -> Live | None:
         """The match's live record, in one round trip: `known` itself when the stored
         version is still its version (only the version is read), else the stored record;
-        None if there is no such match."""
-        found = self._live_since(keys=[self.key(match_id, "ver"), self.key(match_id, "live")],
-                                 args=["" if known is None else known.version])
+        None if there is no such match. `meanwhile()` runs while the round trip is in flight
+        (scripts.run_meanwhile: on a plain Redis server only)."""
+        found = run_meanwhile(self._live_since,
+                              [self.key(match_id, "ver"), self.key(match_id, "live")],
+                              ["" if known is None else known.version], meanwhile)
         if not found or len(found) == 2 and found[1] is None:
             return self.live(match_id)   # archived (or gone): the archive answers
         return known if len(found) == 1 else parse_live(found[1])
@@ -246,7 +248,8 @@ class MatchStore:
 
     def commit(self, match_id: str, expected_version: int, live: Live, entries: list[dict],
                automated: bool = False, idempotency: str = "",
-               remote_due: float | None = None, state_json: bytes | None = None) -> int:
+               remote_due: float | None = None, state_json: bytes | None = None,
+               meanwhile=None) -> int:
         """Write `live` and append `entries` if the stored version is still `expected_version`.
 
         `automated` says whether a bot (not a remote seat) must act next, which is what the
@@ -254,11 +257,12 @@ class MatchStore:
         `seat:key` field) is recorded with the commit; a second commit with it answers -1.
         `remote_due`: when the remote seat(s) to act now forfeit on time (None: none is).
         `state_json`: the JSON of `live.state`, when the caller made it (written as it is).
+        `meanwhile()` runs while the round trip is in flight (scripts.run_meanwhile).
         Returns 1 when committed, 0 when the version moved on.
         """
         keys, args = self._commit_call(match_id, expected_version, live, entries, automated,
                                        idempotency, remote_due, state_json)
-        return int(self._commit(keys=keys, args=args))
+        return int(run_meanwhile(self._commit, keys, args, meanwhile))
 
     def commit_with_rider(self, match_id: str, expected_version: int, live: Live,
                           entries: list[dict], automated: bool, remote_due: float | None,
