@@ -43,20 +43,17 @@ def in_flight(monkeypatch):
     return calls
 
 
-def _two_apps(redis_url):
-    """Two service processes' apps on one Redis and key prefix (as gunicorn's workers)."""
-    with own_settings(redis_url) as config:
+@pytest.fixture
+def two_apps(needs_real_redis):
+    """Two service processes' apps on one Redis and key prefix (as gunicorn's workers):
+    ([their organiser clients], [their services])."""
+    with own_settings(needs_real_redis) as config:
         apps = [create_app(config), create_app(config)]
         try:
             yield [organiser_client(a) for a in apps], [a.extensions["referee"] for a in apps]
         finally:
             for a in apps:
                 stop_app(a)
-
-
-@pytest.fixture
-def two_apps(needs_real_redis):
-    yield from _two_apps(needs_real_redis)
 
 
 def _to_act(service, created) -> tuple[int, str]:
