@@ -206,19 +206,16 @@ class MatchReading:
         flight, the prompt of the version this process last saw is worked out, and answered
         if that is still the match's version (as it is when the seat's own move was the last,
         committed here); else the prompt is worked out again for the version read."""
+        def answer(live: Live) -> tuple[dict, bytes | None]:
+            prompt = self.prompt(meta.id, seat, 0, loaded=(meta, live))
+            return prompt, self.view_json(meta.id, prompt, prompt_viewer(seat))
+
         known, guess = self._states.live(meta.id), []
-
-        def foresee():
-            prompt = self.prompt(meta.id, seat, 0, loaded=(meta, known))
-            guess.append((prompt, self.view_json(meta.id, prompt, prompt_viewer(seat))))
-
-        live = self.current(meta.id, foresee if known is not None else None)
+        live = self.current(meta.id, (lambda: guess.append(answer(known)))
+                            if known is not None else None)
         if live is None:
-            raise MatchNotFound(f"no match {meta.id!r}", match_id=meta.id)
-        if guess and live is known:
-            return guess[0]
-        prompt = self.prompt(meta.id, seat, 0, loaded=(meta, live))
-        return prompt, self.view_json(meta.id, prompt, prompt_viewer(seat))
+            raise MatchNotFound.of(meta.id)
+        return guess[0] if guess and live is known else answer(live)
 
     def view_json(self, match_id: str, answer: dict, viewer: int | None) -> bytes | None:
         """The JSON of `answer["view"]` (a prompt's or a move's answer, shown to `viewer`):

@@ -11,6 +11,11 @@ class MatchNotFound(RefereeError):
     code = "match.not_found"
     status = 404
 
+    @classmethod
+    def of(cls, match_id) -> "MatchNotFound":
+        """The refusal for `match_id`."""
+        return cls(f"no match {match_id!r}", match_id=str(match_id))
+
 
 class InvalidSeats(RefereeError):
     """A seat list the service cannot set up (unknown kind, unknown bot, wrong count)."""

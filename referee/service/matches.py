@@ -133,7 +133,7 @@ class MatchService(MatchReading, MatchEndings):
         meta = self.load_meta(match_id)
         live = (cached and self._states.live(match_id)) or self.current(match_id)
         if live is None:
-            raise MatchNotFound(f"no match {match_id!r}", match_id=str(match_id))
+            raise MatchNotFound.of(match_id)
         return meta, live
 
     def load_many(self, match_ids: list[str]) -> list[tuple[MatchMeta, Live]]:
@@ -149,7 +149,7 @@ class MatchService(MatchReading, MatchEndings):
         """The match's meta; raises MatchNotFound."""
         meta = self.store.meta(match_id) if isinstance(match_id, str) else None
         if meta is None:
-            raise MatchNotFound(f"no match {match_id!r}", match_id=str(match_id))
+            raise MatchNotFound.of(match_id)
         return meta
 
     def current(self, match_id: str, meanwhile=None) -> Live | None:
