@@ -203,6 +203,7 @@ class Rule:
     listing: str = CHECKED
     play_checks: bool = False  # play checks by itself (Rule.dry): apply skips `check`
     gate: Callable | None = None  # (state, seat) -> False: `check` refuses every move now
+    handler: Callable | None = None  # Rule.dry's handler: listing calls it, not `check`
 
     def __post_init__(self):
         if self.listing not in _LISTINGS:
@@ -214,7 +215,7 @@ class Rule:
         """A rule from one `handler(state, seat, move, dry)` that returns early when `dry`."""
         return cls(type, lambda s, seat, m: handler(s, seat, m, True),
                    lambda s, seat, m: handler(s, seat, m, False), candidates, listing, True,
-                   gate)
+                   gate, handler)
 
 
 @dataclass(frozen=True)
@@ -306,7 +307,7 @@ class KitGame(Game):
                 if candidates and _accepts(rule, state, seat, candidates[0]):
                     moves += candidates
             else:
-                moves += [move for move in candidates if _accepts(rule, state, seat, move)]
+                moves += _checked(rule, state, seat, candidates)
         return moves
 
     def _listed_mixed(self, state, seat: int, found: tuple) -> list[dict]:
@@ -457,10 +458,31 @@ def accepts(rule: Rule, state, seat: int, move: dict) -> bool:
         return _accepts(rule, state, seat, move)
 
 
+def _checked(rule: Rule, state, seat: int, candidates) -> list[dict]:
+    """The `candidates` that `rule` accepts, while listing: `_accepts` of each, in one loop
+    that calls the check itself (a dry rule's handler, not its `check` wrapper): two Python
+    calls less per candidate, of the dozens a Yinzi prompt checks."""
+    handler, check, accepted = rule.handler, rule.check, []
+    for move in candidates:
+        try:
+            refusal = check(state, seat, move) if handler is None else \
+                handler(state, seat, move, True)
+        except IllegalMove as err:
+            if err is _REFUSED:   # as in _accepts
+                err.__traceback__ = err.__context__ = None
+            continue
+        if refusal is None:
+            accepted.append(move)
+    return accepted
+
+
 def _accepts(rule: Rule, state, seat: int, move: dict) -> bool:
-    """`accepts` while listing already."""
+    """`accepts` while listing already (a dry rule's handler called directly, as `_checked`
+    does)."""
     try:
-        return rule.check(state, seat, move) is None
+        handler = rule.handler
+        return (rule.check(state, seat, move) if handler is None else
+                handler(state, seat, move, True)) is None
     except IllegalMove as err:
         if err is _REFUSED:   # raised again and again: let go of this raise's frames
             err.__traceback__ = err.__context__ = None
