@@ -165,6 +165,28 @@ def test_pending_is_worked_out_once_per_state_and_anew_for_each_state(monkeypatc
     assert game.pending(award_state()) == first and len(calls) == 5
 
 
+def test_the_last_few_states_are_known_again_and_no_more_are_kept(monkeypatch):
+    """A worker interleaves a few matches: the decisions of each of the last RECENT states
+    asked about are worked out once, in any order; an older one is worked out again, and the
+    game keeps no more than RECENT states alive."""
+    calls = []
+    game = Gops()
+    original = game.awaiting
+    monkeypatch.setattr(game, "awaiting", lambda s: calls.append(s) or original(s))
+    states = [fresh(3, seed=seed) for seed in range(kit_mod.RECENT + 1)]
+    for state in states[:kit_mod.RECENT]:
+        game.pending(state)
+    decided = {id(s): game.pending(s) for s in reversed(states[:kit_mod.RECENT])}
+    assert len(calls) == kit_mod.RECENT   # each once, asked again in another order
+    game.legal_moves(states[0], 0)        # the awaiting entries are remembered alike
+    assert len(calls) == kit_mod.RECENT
+    game.pending(states[-1])              # one more: the oldest is let go
+    assert len(game._recent) == kit_mod.RECENT
+    assert all(entry[0] is not states[0] for entry in game._recent)
+    assert game.pending(states[0]) == decided[id(states[0])]
+    assert len(calls) == kit_mod.RECENT + 2
+
+
 def test_the_stored_dict_is_the_state_and_to_dict_a_copy():
     """stored (the live record's state) shares a kit state; to_dict still copies."""
     state = fresh(2)
