@@ -1,7 +1,7 @@
 """The floor `referee bench http` compares the service with: a bare Flask JSON endpoint on the
 same server setup (gunicorn, the README's gevent workers), no Redis, no validation.
 
-    gunicorn -c python:referee.gunicorn_conf -w 4 -k gevent 'referee.bench.floor:create_app()'
+    gunicorn -c python:referee.gunicorn_conf -k gevent 'referee.bench.floor:create_app()'
 
 GET /floor/prompt answers a small JSON object; POST /floor/moves parses the JSON body and
 answers a small JSON object: the least a JSON API over HTTP costs per request here.

@@ -1,6 +1,6 @@
 """HTTP move throughput, latency and server CPU per request, against a floor (issue 17).
 
-Starts the README's deployment (gunicorn -c python:referee.gunicorn_conf -w 4 -k gevent
+Starts the README's deployment (gunicorn -c python:referee.gunicorn_conf -k gevent
 --worker-connections 2000, a real Redis, rate limits off: `referee bench load` measures them)
 on a free port unless --url is given, and beside it, with the same gunicorn options, the floor:
 a bare Flask JSON endpoint (referee/bench/floor.py). For each client count, C client processes

@@ -11,7 +11,7 @@ how many answered. Loopback only; bounded by --held, --seconds and the wait of e
 
     referee bench polls [--held 0 1000] [--kind prompts|events] [--clients 4] [--seconds 5]
                         [--rounds 3]
-                        [--server gunicorn|gthread|embedded] [--workers 4]
+                        [--server gunicorn|gthread|embedded] [--workers W]
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import redis
 import requests
 
 from referee.bench import AUTH, KEY, load_average
-from referee.bench.servers import (delete_keys as _delete_keys, free_port as _free_port,
-                                   gunicorn_args, percentile as _percentile, server_at,
+from referee.bench.servers import (README_WORKERS, delete_keys as _delete_keys,
+                                   free_port as _free_port, gunicorn_args, percentile as _percentile, server_at,
                                    wait_healthy)
 
 HOLD_SECONDS = 50
@@ -268,7 +268,8 @@ def main(argv=None) -> dict:
     parser.add_argument("--server", choices=["gunicorn", "gthread", "embedded"],
                         default="gunicorn", help="gunicorn: the README's (gevent workers); "
                         "gthread: thread workers (4x16), the deployment before, to compare")
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=README_WORKERS,
+                        help="default: the README's, one per CPU")
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL",
                                                              "redis://127.0.0.1:6379/0"))
     parser.add_argument("--url", help="measure a running service instead of starting one")

@@ -18,9 +18,11 @@ from urllib.parse import urlsplit
 
 import requests
 
-README_WORKERS = 4
-"""The README's deployment: `gunicorn -c python:referee.gunicorn_conf -w 4 -k gevent
---worker-connections 2000`."""
+from referee.gunicorn_conf import default_workers
+
+README_WORKERS = default_workers()
+"""The README's deployment: `gunicorn -c python:referee.gunicorn_conf -k gevent
+--worker-connections 2000`, whose settings give one worker per CPU (gunicorn_conf.py)."""
 
 
 def gunicorn_args(workers: int = README_WORKERS) -> list[str]:

@@ -9,6 +9,8 @@ import re
 import subprocess
 import sys
 
+from referee.gunicorn_conf import default_workers
+
 
 def _bench(*args: str) -> str:
     done = subprocess.run([sys.executable, "-m", "referee.cli", "bench", *args],
@@ -32,7 +34,7 @@ def test_bench_polls_wakes_every_held_wait_and_gives_the_ratio():
     """50 held prompts on the README's gunicorn: each is woken by the move, none errs, and
     the p99 ratio against none held is printed with its target."""
     out = _bench("polls", "--held", "0", "50", "--seconds", "1", "--rounds", "1")
-    assert "(gunicorn -k gevent, 4 workers, Redis)" in out, out
+    assert f"(gunicorn -k gevent, {default_workers()} workers, Redis)" in out, out
     held = re.search(r"round 1, +50 held: .*, \d+ requests, 0 errors; .*woken by the move "
                      r"50/50", out)
     assert held, out

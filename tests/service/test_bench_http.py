@@ -13,6 +13,7 @@ import sys
 import urllib.request
 
 from referee.bench.http import run
+from referee.gunicorn_conf import default_workers
 from tests.support.http import serve_in_thread
 
 
@@ -43,15 +44,16 @@ def test_a_client_goes_on_with_the_match_of_its_last_turn(app):
 
 def test_the_readme_command_prints_both_servers_and_the_ratio():
     """`.venv/bin/referee bench http` as the README gives it, made small: the README's
-    deployment (gunicorn, 4 gevent workers) on the real Redis and the floor beside it, every
+    deployment (gunicorn, a gevent worker per CPU) on the real Redis and the floor beside it, every
     move validated, and the ratio line with each round's figure."""
     done = subprocess.run([sys.executable, "-m", "referee.cli", "bench", "http", "--clients",
                            "2", "--seconds", "1", "--slices", "2"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
-    assert re.search(r"referee: http://127\.0\.0\.1:\d+ \(gunicorn, 4 workers", out), out
-    assert re.search(r"floor: http://127\.0\.0\.1:\d+ \(gunicorn, 4 workers", out), out
+    workers = default_workers()
+    assert re.search(rf"referee: http://127\.0\.0\.1:\d+ \(gunicorn, {workers} workers", out), out
+    assert re.search(rf"floor: http://127\.0\.0\.1:\d+ \(gunicorn, {workers} workers", out), out
     summary = out[out.index("medians over 1 round(s)"):]
     assert re.search(r"2 clients referee +\d+\.\d moves/s .* \(\d+ requests, 0 moves refused\)",
                      summary), out

@@ -4,13 +4,17 @@ gunicorn + two `referee worker` processes + a real Redis."""
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import subprocess
 import time
+from pathlib import Path
 
 import redis
 import requests
 
-from referee.bench.servers import gunicorn_args
+from referee.bench.servers import gunicorn_args, server_at
+from referee.gunicorn_conf import default_workers
 from tests.conftest import delete_keys, unique_name
 from tests.support.http import BIN, free_port, start_process, stop_process, wait_for_http
 
@@ -83,20 +87,31 @@ def test_referee_serve_embedded_plays_a_match():
     assert "requests from this machine (loopback) need no key" in output
 
 
-def test_gunicorn_with_two_workers_on_real_redis(needs_real_redis):
-    """gunicorn (2 processes) + two `referee worker` processes sharing a real Redis; no
-    anonymous writes, and the first organiser key comes from `referee keys create`."""
+def _readme_gunicorn(port: int) -> list[str]:
+    """The README's gunicorn command, as written there, on `port` instead of 8000."""
+    text = (Path(__file__).parents[2] / "README.md").read_text()
+    line = re.search(r"^\.venv/bin/gunicorn (?:.*\\\n)*.*$", text, re.M).group(0)
+    args = shlex.split(line.replace("\\\n", " "))
+    assert args[0] == ".venv/bin/gunicorn" and "-b" in args, args
+    args[0], args[args.index("-b") + 1] = f"{BIN}/gunicorn", f"127.0.0.1:{port}"
+    return args
+
+
+def test_the_readme_deployment_on_real_redis(needs_real_redis):
+    """The README's gunicorn command as written (one gevent worker per CPU, at least two) +
+    two `referee worker` processes sharing a real Redis; no anonymous writes, and the first
+    organiser key comes from `referee keys create`."""
     redis_url = needs_real_redis
     port, prefix, queue = free_port(), unique_name("dep"), unique_name("depq")
     env = {"REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue,
            "REFEREE_ORGANISER_KEY": ""}
     workers = [start_process([f"{BIN}/referee", "worker", "--name", f"{queue}-w{i}"],
                              env_extra=env) for i in range(2)]
-    api = start_process([f"{BIN}/gunicorn", *gunicorn_args(2), "-b", f"127.0.0.1:{port}",
-                         "referee.root:create_app()"], env_extra=env)
+    api = start_process(_readme_gunicorn(port), env_extra=env)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for_http(f"{base}/v1/health", proc=api)
+        assert server_at(base).workers == default_workers() >= 2
         assert requests.get(f"{base}/v1/health").json()["store"] == "redis"
         anonymous = requests.post(f"{base}/v1/matches", json={"game": "gops",
                                                               "seats": ["remote"] * 2})
