@@ -3,9 +3,10 @@ one gevent worker per CPU unless told otherwise; each worker freezes what it loa
 serves, and collects young garbage less often.
 
 A gevent worker keeps a CPU busy by itself under load (its requests wait in greenlets, not
-threads), so more workers than CPUs only make them take turns on the CPUs. On 2 CPUs (`referee bench http`, Yinzi, two gunicorns taking
-turns, 4 s a turn): 2 workers played 688-835 moves/s at 8 clients where 4 played 530-663
-(5 turns each), and 616-798 at 32 clients where 4 played 484-619 (4 turns each).
+threads), so more workers than CPUs only make them take turns on the CPUs. On 2 CPUs
+(`referee bench http --url`, Yinzi, two gunicorns taking turns, 4 s a turn): 2 workers played
+688-835 moves/s at 8 clients where 4 played 530-663 (5 turns each), and 616-798 at 32
+clients where 4 played 484-619 (4 turns each).
 
 A worker imports the service and builds the app (about 93,000 objects the garbage collector
 tracks: Flask, flask-smorest, marshmallow, the games' tables) and keeps them all its life.

@@ -34,8 +34,8 @@ import requests
 
 from referee.bench import AUTH, KEY, load_average
 from referee.bench.servers import (README_WORKERS, delete_keys as _delete_keys,
-                                   free_port as _free_port, gunicorn_args, percentile as _percentile, server_at,
-                                   wait_healthy)
+                                   free_port as _free_port, gunicorn_args,
+                                   percentile as _percentile, server_at, wait_healthy)
 
 HOLD_SECONDS = 50
 """How long each held poll asks to wait (it is woken by the closing move long before)."""
