@@ -25,6 +25,7 @@ request grew from 1 to 32 clients partly through the collector).
 from __future__ import annotations
 
 import gc
+import math
 import os
 
 YOUNG_THRESHOLD = 7_000
@@ -33,13 +34,70 @@ YOUNG_THRESHOLD = 7_000
 
 def default_workers() -> int:
     """The workers when `-w` does not say: $WEB_CONCURRENCY (gunicorn's own variable) if
-    set, else one per CPU this process may run on, and at least two, so that a worker
-    restarting never leaves the service without one."""
+    set, else one per CPU this process may run on (fewer if its cgroup's CPU quota allows
+    less, as `docker run --cpus` or a Kubernetes CPU limit sets), and at least two, so that
+    a worker restarting never leaves the service without one."""
     given = os.environ.get("WEB_CONCURRENCY")
     if given:
         return int(given)   # gunicorn itself refuses a value that is not a number
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(2, cpus or 1)
+    cpus = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count()) or 1
+    quota = quota_cpus()
+    return max(2, min(cpus, quota) if quota else cpus)
+
+
+CGROUPS = "/sys/fs/cgroup"
+"""Where the cgroup file systems are mounted (v1: one directory per controller; v2: one)."""
+
+
+def quota_cpus(root: str = CGROUPS, membership: str = "/proc/self/cgroup") -> int | None:
+    """CPUs' worth of time this process's cgroups allow, rounded up: the smallest CPU quota
+    on the way from its cgroup to the root (v2 `cpu.max`, v1 `cpu.cfs_quota_us` over
+    `cpu.cfs_period_us`); None when there is none (or no cgroup file system to read)."""
+    lines = (_read(membership) or "").splitlines()
+    places = [d for line in lines for d in _cpu_dirs(root, line.split(":", 2))]
+    quotas = [q for d in places if (q := _quota(d)) is not None]
+    return math.ceil(min(quotas)) if quotas else None
+
+
+def _cpu_dirs(root: str, entry: list) -> list[str]:
+    """The directories that may hold the CPU quota of one line of /proc/self/cgroup
+    ("id:controllers:path"): its cgroup's and each parent's. In a container the mount point
+    is often the container's own cgroup while the line names it from the host's root: the
+    mount points themselves are among the parents, so that quota is read too."""
+    if len(entry) != 3:
+        return []
+    _, controllers, path = entry
+    if controllers == "":                             # v2, alone or beside v1 ("unified")
+        bases = [root, os.path.join(root, "unified")]
+    elif "cpu" in controllers.split(","):
+        bases = [os.path.join(root, controllers), os.path.join(root, "cpu")]
+    else:
+        return []
+    parts = [p for p in path.split("/") if p]
+    return [os.path.join(base, *parts[:n]) for base in bases for n in range(len(parts), -1, -1)]
+
+
+def _quota(directory: str) -> float | None:
+    """The CPUs' worth the cgroup at `directory` allows, or None (no quota, or no such file)."""
+    v2 = _read(os.path.join(directory, "cpu.max"))   # "max 100000": none
+    if v2 is not None:
+        quota, _, period = v2.partition(" ")
+    else:                                             # v1: a quota of -1 is none
+        quota = _read(os.path.join(directory, "cpu.cfs_quota_us")) or ""
+        period = _read(os.path.join(directory, "cpu.cfs_period_us")) or ""
+    if not (quota.isdigit() and period.isdigit() and int(quota) > 0 and int(period) > 0):
+        return None
+    return int(quota) / int(period)
+
+
+def _read(path: str) -> str | None:
+    """A small file's text, stripped; None if it cannot be read."""
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
 
 
 workers = default_workers()
