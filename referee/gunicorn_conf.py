@@ -75,7 +75,9 @@ def _cpu_dirs(root: str, entry: list) -> list[str]:
     else:
         return []
     parts = [p for p in path.split("/") if p]
-    return [os.path.join(base, *parts[:n]) for base in bases for n in range(len(parts), -1, -1)]
+    # a v1 line naming only "cpu" gives the same base twice: each directory is read once
+    return list(dict.fromkeys(os.path.join(base, *parts[:n]) for base in bases
+                              for n in range(len(parts), -1, -1)))
 
 
 def _quota(directory: str) -> float | None:
