@@ -28,7 +28,7 @@ import statistics
 
 from arena import benchruns as runs
 from arena.benchbot import BotProcess
-from referee.bench import load_average as machine_load, paired_ratios
+from referee.bench import Steal, interpreter, load_average as machine_load, paired_ratios
 from referee.service.config import Settings
 from referee.service.context import registry_for
 
@@ -188,7 +188,8 @@ def main(argv=None) -> dict:
     print(f"arena benchmark: {game.spec.name}, {players} players, {args.matches} matches "
           f"(seeds 0-{args.matches - 1}) per figure, medians of {args.rounds} rounds; "
           f"before: {load_average()}", flush=True)
-    bots = [BotProcess(), BotProcess()]
+    print(f"  python: {interpreter()}", flush=True)
+    steal, bots = Steal(), [BotProcess(), BotProcess()]
     try:
         urls = [bot.url for bot in bots]
         rounds = [one_round(game, players, seeds, args.redis_url, urls)
@@ -202,7 +203,7 @@ def main(argv=None) -> dict:
     finally:
         for bot in bots:
             bot.stop()
-    print(f"after: {load_average()}", flush=True)
+    print(f"after: {load_average()}; {steal.describe()}", flush=True)
     return found
 
 

@@ -32,7 +32,7 @@ import statistics
 import time
 from urllib.parse import urlsplit
 
-from referee.bench import AUTH, KEY, load_average, paired_ratios
+from referee.bench import AUTH, KEY, Steal, interpreter, load_average, paired_ratios
 from referee.bench.servers import (README_WORKERS, ClientFailed, client_process, delete_keys,
                                    gather, percentile, server_at, service_env, start_gunicorn,
                                    stop)
@@ -262,6 +262,8 @@ def main(argv=None) -> dict:
 def _report(args, targets: list[dict]) -> dict:
     print(f"HTTP bench, game {args.game}, {args.players} remote seats, {args.seconds:.0f} s per "
           f"run, {args.rounds} round(s); load average {load_average()}", flush=True)
+    print(f"  python: {interpreter()}", flush=True)
+    steal = Steal()
     for t in targets:   # every worker booted before they are counted and measured
         if t["server"] is not None:
             t["server"].wait_idle()
@@ -290,12 +292,13 @@ def _report(args, targets: list[dict]) -> dict:
                 r = figures(slices[t["name"]])
                 results.setdefault((t["name"], clients), []).append(r)
                 print(f"round {round_ + 1} " + _line(t["name"], clients, r), flush=True)
-    return _summary(args, targets, results)
+    return _summary(args, targets, results, steal)
 
 
-def _summary(args, targets, results) -> dict:
+def _summary(args, targets, results, steal: Steal) -> dict:
     """Print the medians and the CPU ratios; the ratios by client count."""
-    print(f"medians over {args.rounds} round(s); load average {load_average()}")
+    print(f"medians over {args.rounds} round(s); load average {load_average()}; "
+          f"{steal.describe()}")
     ratios = {}
     for clients in args.clients:
         meds = {t["name"]: {k: statistics.median(r[k] for r in results[(t["name"], clients)])

@@ -9,7 +9,9 @@ figure, its target and whether it was met.
 
 Figures, not assertions: the command exits 0 whatever it measured, and a missed target reads
 MISSED in the table. Figures from a busy machine are not comparable: the load average is
-printed before and after.
+printed before and after, and with the table the share of the CPUs' time a virtual machine's
+host gave to others meanwhile (steal). `bench arena` and `bench http` name the Python that ran
+them: the figures depend on its build as much as on the machine (README, Benchmarks).
 
     referee bench targets [--game G] [--players N] [--rounds 3] [--seconds 5] [--matches 10]
                           [--clients 1 8 32] [--held 1000]
@@ -20,7 +22,7 @@ from __future__ import annotations
 import argparse
 from typing import NamedTuple
 
-from referee.bench import load_average
+from referee.bench import Steal, load_average
 
 
 class Row(NamedTuple):
@@ -62,14 +64,16 @@ def rows(arena: dict, http: dict, polls: dict, held: int) -> list[Row]:
     return found
 
 
-def report(arena: dict, http: dict, polls: dict, held: int, game: str) -> list[str]:
-    """The printed summary: the table, then the figures that have no limit."""
+def report(arena: dict, http: dict, polls: dict, held: int, game: str,
+           steal: str = "steal unknown") -> list[str]:
+    """The printed summary: the table, then the figures that have no limit. `steal`: what
+    Steal.describe() said of the run."""
     table = rows(arena, http, polls, held)
     missed = sum(row.value > row.limit for row in table)
     trips = arena["trips"]
     width = max(len(row.what) for row in table)
     lines = [f"issue 17 targets, {game}: {len(table) - missed} of {len(table)} met; "
-             f"load average {load_average()}", *(row.line(width) for row in table),
+             f"load average {load_average()}; {steal}", *(row.line(width) for row in table),
              f"  the same moves in every arena figure, no forfeit: "
              f"{'yes' if arena['same_moves'] else 'NO'}",
              f"  Redis round trips per move: {trips['redis']:.2f} with in-process bots, "
@@ -101,10 +105,11 @@ def main(argv=None) -> None:
     players = ["--players", str(args.players)] if args.players else []
     rounds, seconds = ["--rounds", str(args.rounds)], ["--seconds", str(args.seconds)]
     print(f"referee bench targets: {args.game}; load average {load_average()}", flush=True)
+    steal = Steal()
     arena = arena_bench(["--game", args.game, *players, "--matches", str(args.matches),
                          *rounds, "--no-workers"])
     http = http_bench(["--game", args.game, *players, "--clients",
                        *map(str, args.clients), *seconds, *rounds])
     polls = polls_bench(["--held", "0", str(args.held), *seconds, *rounds])
-    for line in report(arena, http, polls, args.held, args.game):
+    for line in report(arena, http, polls, args.held, args.game, steal.describe()):
         print(line, flush=True)

@@ -4,6 +4,7 @@ their targets; the table is built from what those benchmarks return."""
 
 from __future__ import annotations
 
+import platform
 import re
 import subprocess
 import sys
@@ -30,6 +31,9 @@ def test_the_command_runs_every_benchmark_and_prints_the_table():
                           capture_output=True, text=True, timeout=300)
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
+    # the Python that ran it is named: its build moves every figure
+    assert re.search(rf"\n  python: CPython {re.escape(platform.python_version())} \(.*\) at "
+                     rf".*python", out), out
     assert "arena benchmark: dschunke" in out and "HTTP bench, game dschunke" in out
     assert "held prompts against" in out, out
     table = out[out.index("issue 17 targets, dschunke: "):]
@@ -46,7 +50,8 @@ def test_the_command_runs_every_benchmark_and_prints_the_table():
     for row, pattern in zip(rows, expected):
         assert re.search(pattern + r" +(met|MISSED)$", row), row
     met = sum(row.endswith(" met") for row in rows)
-    assert re.match(rf"issue 17 targets, dschunke: {met} of 5 met; load average ", table)
+    assert re.match(rf"issue 17 targets, dschunke: {met} of 5 met; load average [\d. ]+; "
+                    rf"steal \d+\.\d% of the CPUs' time\n", table), table
     assert "the same moves in every arena figure, no forfeit: yes" in table
     assert re.search(r"Redis round trips per move: [\d.]+ with in-process bots, [\d.]+ with "
                      r"HTTP bots", table)
