@@ -22,9 +22,10 @@ def load_average() -> str:
 
 def interpreter() -> str:
     """The Python that runs the benchmark and the servers it starts (the same executable):
-    its version, build and path. Figures depend on the build: on one machine, an interpreter
+    its version, build and path. Times depend on the build: on one machine, an interpreter
     built without profile-guided and link-time optimisation (pyenv's default build) took
-    about a third more CPU per request than Debian's optimised one (README, Benchmarks)."""
+    about a quarter more CPU per request than Debian's optimised one, the service and the
+    floor alike (README, Benchmarks)."""
     build, where = " ".join(platform.python_build()), os.path.realpath(sys.executable)
     venv = f"{sys.executable} -> " if where != sys.executable else ""
     return (f"{platform.python_implementation()} {platform.python_version()} ({build}, "
@@ -33,8 +34,9 @@ def interpreter() -> str:
 
 class Steal:
     """The share of the CPUs' time the hypervisor gave to other guests (`steal` in
-    /proc/stat) since it was made: a busy host slows a virtual machine's figures without
-    raising its load average. `share()` is None where /proc/stat is not there to read."""
+    /proc/stat) since it was made: a busy host moves a virtual machine's figures, the ratios
+    included, without raising its load average. `share()` is None where /proc/stat is not
+    there to read."""
 
     def __init__(self, path: str = "/proc/stat"):
         self.path = path
