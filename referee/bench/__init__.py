@@ -38,6 +38,9 @@ class Steal:
     included, without raising its load average. `share()` is None where /proc/stat is not
     there to read."""
 
+    UNKNOWN = "steal unknown"
+    """What `describe()` says when the share is not known."""
+
     def __init__(self, path: str = "/proc/stat"):
         self.path = path
         self.start = self._read()
@@ -64,7 +67,7 @@ class Steal:
     def describe(self) -> str:
         """`steal 2.4% of the CPUs' time`, or `steal unknown`."""
         share = self.share()
-        return "steal unknown" if share is None else f"steal {share:.1%} of the CPUs' time"
+        return self.UNKNOWN if share is None else f"steal {share:.1%} of the CPUs' time"
 
 
 def paired_ratios(tops: list[float], bottoms: list[float]) -> dict:

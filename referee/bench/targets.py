@@ -10,8 +10,8 @@ figure, its target and whether it was met.
 Figures, not assertions: the command exits 0 whatever it measured, and a missed target reads
 MISSED in the table. Figures from a busy machine are not comparable: the load average is
 printed before and after, and with the table the share of the CPUs' time a virtual machine's
-host gave to others meanwhile (steal). `bench arena` and `bench http` name the Python that ran
-them: the figures depend on its build as much as on the machine (README, Benchmarks).
+host gave to others meanwhile (steal), which moves the ratios too. `bench arena` and `bench
+http` name the Python that ran them, whose build moves the times (README, Benchmarks).
 
     referee bench targets [--game G] [--players N] [--rounds 3] [--seconds 5] [--matches 10]
                           [--clients 1 8 32] [--held 1000]
@@ -65,7 +65,7 @@ def rows(arena: dict, http: dict, polls: dict, held: int) -> list[Row]:
 
 
 def report(arena: dict, http: dict, polls: dict, held: int, game: str,
-           steal: str = "steal unknown") -> list[str]:
+           steal: str = Steal.UNKNOWN) -> list[str]:
     """The printed summary: the table, then the figures that have no limit. `steal`: what
     Steal.describe() said of the run."""
     table = rows(arena, http, polls, held)

@@ -1,5 +1,5 @@
 """What the benchmarks print about the machine beside their figures: the Python that ran them
-(its build moves every figure) and the CPU time a virtual machine's host gave to others
+(its build moves the times) and the CPU time a virtual machine's host gave to others
 meanwhile (steal, which the load average does not show)."""
 
 from __future__ import annotations

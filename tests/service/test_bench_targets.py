@@ -31,7 +31,7 @@ def test_the_command_runs_every_benchmark_and_prints_the_table():
                           capture_output=True, text=True, timeout=300)
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
-    # the Python that ran it is named: its build moves every figure
+    # the Python that ran it is named: its build moves the times
     assert re.search(rf"\n  python: CPython {re.escape(platform.python_version())} \(.*\) at "
                      rf".*python", out), out
     assert "arena benchmark: dschunke" in out and "HTTP bench, game dschunke" in out
