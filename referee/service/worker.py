@@ -23,44 +23,34 @@ from referee.service.connection import connect
 from referee.service.context import serve_queue
 from referee.service.runner import lease_key
 from referee.service.drivers import REMOTE
+from referee.service.listener import CommandListener
 from referee.service.store import MatchStatus
 
 log = logging.getLogger(__name__)
 
-UNSUBSCRIBE_WAIT_S = 5.0
-"""How long an embedded worker's stop waits for its command listener to end (it ends as soon
-as the wake message reaches it)."""
+class ListeningWorker(SimpleWorker):
+    """An RQ SimpleWorker whose command listener ends as soon as the worker stops
+    (referee/service/listener.py says why RQ's own waited up to a minute)."""
 
-WAKE_LISTENER = '{"command": "referee-wake"}'
-"""What wakes an embedded worker's RQ command listener as it stops: a command RQ does not
-know, so it does nothing."""
+    def subscribe(self):
+        """Listen for RQ's commands on this worker's channel, in a thread of our own."""
+        self.pubsub_thread = CommandListener(self)
+        self.pubsub = self.pubsub_thread.pubsub
+        self.pubsub_thread.start()
+
+    def unsubscribe(self):
+        """End the command listener now; it closes its own connection as it ends."""
+        if self.pubsub_thread:
+            self.pubsub_thread.stop()
 
 
-class ThreadWorker(SimpleWorker):
+class ThreadWorker(ListeningWorker):
     """An RQ worker that runs in a thread: no signal handlers, timer-based job timeouts."""
 
     death_penalty_class = TimerDeathPenalty
 
     def _install_signal_handlers(self):
         """Signals belong to the main thread; the embedded worker stops through its handle."""
-
-    def unsubscribe(self):
-        """Stop RQ's command listener without touching its connection from this thread.
-
-        RQ sends UNSUBSCRIBE on the listener's connection from here, then stops the listener
-        and closes the connection. Two problems came of that: the listener, woken by the
-        reply before its run flag was cleared, waited for the next message (60 s), so RQ's
-        join timed out; and under the embedded store the listener, ending on that reply,
-        closed its connection while this thread was still inside the store's handling of
-        the UNSUBSCRIBE ("generator already executing": an exception in the listener's
-        thread). Here the flag is cleared first, then a message the listener ignores (an
-        unknown command, which RQ's handle_command passes over) is published on another
-        connection: the listener wakes, ends, and closes its connection itself, as redis-py's
-        listener does when it ends; that also ends the subscription."""
-        if self.pubsub_thread:
-            self.pubsub_thread.stop()
-            self.connection.publish(self.pubsub_channel_name, WAKE_LISTENER)
-            self.pubsub_thread.join(timeout=UNSUBSCRIBE_WAIT_S)
 
     def dequeue_job_and_maintain_ttl(self, timeout, max_idle_time=None):
         """Wait for a job in short polls, so that a stop request is seen within a poll."""
@@ -249,8 +239,8 @@ def run_worker(service, burst: bool = False, name: str | None = None) -> None:
     serve_queue(settings.queue_name, service)
     stop = start_janitor(service)
     connection = connect(settings.redis_url, decode=False)
-    worker = SimpleWorker([Queue(settings.queue_name, connection=connection)],
-                          connection=connection, name=name)
+    worker = ListeningWorker([Queue(settings.queue_name, connection=connection)],
+                             connection=connection, name=name)
     try:
         worker.work(burst=burst, logging_level="INFO")
     finally:
