@@ -227,33 +227,86 @@ def _until_over(store, ids: list[str]) -> list:
 class RoundTrips:
     """Counts what this thread sends to Redis: one packet (a command or a pipeline) is one
     round trip, through redis-py or the store's own sockets for its hot scripts
-    (referee/service/scripts.py). Health PINGs, which redis-py adds after 30 s idle, are
-    left out."""
+    (referee/service/scripts.py). A new connection's set-up (AUTH, SELECT of a database
+    other than 0, redis-py's CLIENT SETINFO) is counted apart, in `connections`: it is paid
+    once per connection, not per move, and whether it is paid depends on the URL's database.
+    Health PINGs, which redis-py adds after 30 s idle, are left out."""
+
+    CONNECTS = ("connect", "connect_check_health")
+    """redis-py's methods that open a connection and set it up: `connect` in every release,
+    and, from redis-py 7, `connect_check_health`, which a command on a closed connection
+    calls directly."""
 
     def __init__(self):
-        self.count, self._thread = 0, threading.get_ident()
+        self.count, self.connections, self._thread = 0, 0, threading.get_ident()
+        self._connecting = 0   # depth of set-up calls under way in the counted thread
         self._send = redis.connection.AbstractConnection.send_packed_command
         self._encode = scripts._command
+        self._originals = {name: getattr(redis.connection.AbstractConnection, name)
+                           for name in self.CONNECTS
+                           if hasattr(redis.connection.AbstractConnection, name)}
+        self._open_socket = scripts.Sockets._connect
+
+    def _counted(self) -> bool:
+        return threading.get_ident() == self._thread and not self._connecting
+
+    def _setting_up(self, opener):
+        """`opener` wrapped: what it sends is set-up, and a first call is one connection."""
+        counter = self
+
+        def opening(*args, **kwargs):
+            mine = threading.get_ident() == counter._thread
+            if mine:
+                counter._connecting += 1
+            try:
+                return opener(*args, **kwargs)
+            finally:
+                if mine:
+                    counter._connecting -= 1
+        return opening
 
     def __enter__(self) -> "RoundTrips":
-        send, counter = self._send, self
+        send, encode, counter = self._send, self._encode, self
 
         def counting(conn, command, check_health=True):
-            if threading.get_ident() == counter._thread and not _is_ping(command):
+            if counter._counted() and not _is_ping(command):
                 counter.count += 1
             return send(conn, command, check_health)
+
         def counting_script(*commands):   # one round trip, however many it pipelines
-            if threading.get_ident() == counter._thread:
+            if counter._counted():
                 counter.count += 1
             return encode(*commands)
-        encode = self._encode
+
+        def opening_socket(sockets):
+            if threading.get_ident() == counter._thread:
+                counter.connections += 1
+            return opener(sockets)
+        opener = self._setting_up(self._open_socket)
         redis.connection.AbstractConnection.send_packed_command = counting
         scripts._command = counting_script
+        scripts.Sockets._connect = opening_socket
+        for name, original in self._originals.items():
+            setattr(redis.connection.AbstractConnection, name, self._connecting_redis(original))
         return self
+
+    def _connecting_redis(self, original):
+        """redis-py's opener wrapped: a connection counted once, when it had no socket."""
+        wrapped, counter = self._setting_up(original), self
+
+        def connect(conn, *args, **kwargs):
+            if (threading.get_ident() == counter._thread and not counter._connecting
+                    and getattr(conn, "_sock", None) is None):
+                counter.connections += 1
+            return wrapped(conn, *args, **kwargs)
+        return connect
 
     def __exit__(self, *exc) -> None:
         redis.connection.AbstractConnection.send_packed_command = self._send
         scripts._command = self._encode
+        scripts.Sockets._connect = self._open_socket
+        for name, original in self._originals.items():
+            setattr(redis.connection.AbstractConnection, name, original)
 
 
 def _is_ping(command) -> bool:

@@ -50,6 +50,7 @@ def _played(arena, seats, cards: int, seed: int = 3) -> tuple[int, int]:
 
 
 def _per_move(arena, seats) -> float:
+    _played(arena, seats, 2, seed=4)   # the scripts are loaded by now (a new server has none)
     short, long = _played(arena, seats, 2), _played(arena, seats, 8)
     assert long[0] > short[0]
     return (long[1] - short[1]) / (long[0] - short[0])
@@ -92,5 +93,35 @@ def test_an_http_bot_move_is_one_round_trip_and_health_adds_up(arena):
     for bot, bot_id in zip(bots, ids):
         health = arena.bots.health(bot_id)
         assert health["moves"] == sum(1 for p in bot.paths() if p in ("/move", "/start"))
-        assert health["matches"] == 2 and health["latency_ms"]["samples"] == health["moves"]
+        assert health["matches"] == 3 and health["latency_ms"]["samples"] == health["moves"]
         assert health["calls_in_flight"] == 0
+
+
+@pytest.mark.parametrize("database", [0, 7])
+def test_a_new_connections_set_up_is_counted_apart_whatever_the_database(needs_real_redis,
+                                                                         database):
+    """A command on a new connection is one round trip on database 0 and on any other: the
+    SELECT (and redis-py's CLIENT SETINFO) that set a connection up are paid once per
+    connection, and counted as a connection, so TEST_REDIS_URL may name any database."""
+    import redis
+
+    from referee.service import scripts
+    url = needs_real_redis.rsplit("/", 1)[0] + f"/{database}"
+    text = "return redis.call('PING')"
+    with redis.Redis.from_url(url) as loader:   # loaded: no NOSCRIPT, SCRIPT LOAD, retry
+        loader.script_load(text)
+    client = redis.Redis.from_url(url)
+    hot = scripts.hot_script(client, text)
+    key = unique_name("setup")
+    try:
+        with RoundTrips() as trips:
+            client.set(key, 1)
+            hot(keys=[], args=[])
+        assert (trips.count, trips.connections) == (2, 2)
+        with RoundTrips() as trips:   # both connections are open now: no set-up
+            client.get(key)
+            hot(keys=[], args=[])
+        assert (trips.count, trips.connections) == (2, 0)
+    finally:
+        client.delete(key)
+        client.close()
