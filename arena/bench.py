@@ -29,6 +29,7 @@ import statistics
 from arena import benchruns as runs
 from arena.benchbot import BotProcess
 from referee.bench import Steal, interpreter, load_average as machine_load, paired_ratios
+from referee.bench import redisbench
 from referee.service.config import Settings
 from referee.service.context import registry_for
 
@@ -178,27 +179,31 @@ def main(argv=None) -> dict:
     parser.add_argument("--players", type=int)
     parser.add_argument("--matches", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL") or
-                        "redis://127.0.0.1:6379/0")
+    redisbench.add_argument(parser)
     parser.add_argument("--no-workers", action="store_true", help="skip the workers figures")
     args = parser.parse_args(argv)
     games = registry_for(Settings(redis_url=None))
     game = games.get(args.game or games.names()[0])
     players, seeds = args.players or game.spec.min_players, range(args.matches)
-    print(f"arena benchmark: {game.spec.name}, {players} players, {args.matches} matches "
-          f"(seeds 0-{args.matches - 1}) per figure, medians of {args.rounds} rounds; "
-          f"before: {load_average()}", flush=True)
+    with redisbench.choose(args.redis_url) as chosen:
+        print(f"arena benchmark: {game.spec.name}, {players} players, {args.matches} matches "
+              f"(seeds 0-{args.matches - 1}) per figure, medians of {args.rounds} rounds, on "
+              f"{chosen.describe()}; before: {load_average()}", flush=True)
+        return _measure(args, game, players, seeds, chosen.url)
+
+
+def _measure(args, game, players: int, seeds, redis_url: str) -> dict:
     print(f"  python: {interpreter()}", flush=True)
     steal, bots = Steal(), [BotProcess(), BotProcess()]
     try:
         urls = [bot.url for bot in bots]
-        rounds = [one_round(game, players, seeds, args.redis_url, urls)
+        rounds = [one_round(game, players, seeds, redis_url, urls)
                   for _ in range(args.rounds)]
         for line in report(rounds):
             print(line, flush=True)
         found = figures(rounds)
         if not args.no_workers:
-            for line in workers_lines(game.spec.name, players, seeds, args.redis_url, urls):
+            for line in workers_lines(game.spec.name, players, seeds, redis_url, urls):
                 print(line, flush=True)
     finally:
         for bot in bots:

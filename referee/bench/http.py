@@ -26,13 +26,13 @@ import argparse
 import http.client
 import json
 import multiprocessing
-import os
 import random
 import statistics
 import time
 from urllib.parse import urlsplit
 
 from referee.bench import AUTH, KEY, Steal, interpreter, load_average, paired_ratios
+from referee.bench import redisbench
 from referee.bench.servers import (README_WORKERS, ClientFailed, client_process, delete_keys,
                                    gather, percentile, server_at, service_env, start_gunicorn,
                                    stop)
@@ -242,26 +242,34 @@ def main(argv=None) -> dict:
     parser.add_argument("--slices", type=int, default=4,
                         help="turns the service and the floor take in each round's seconds")
     parser.add_argument("--gunicorn-workers", type=int, default=README_WORKERS)
-    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL",
-                                                             "redis://127.0.0.1:6379/0"))
+    redisbench.add_argument(parser)
     parser.add_argument("--url", help="benchmark a running service instead of starting one")
     parser.add_argument("--no-floor", action="store_true", help="skip the bare Flask floor")
     args = parser.parse_args(argv)
-    targets, started = _targets(args)
+    # a service given by --url runs on its own Redis: none is chosen or started here
+    chosen = None if args.url else redisbench.choose(args.redis_url)
+    args.redis_url, args.redis_origin = (chosen.url, chosen.describe()) if chosen else \
+        (args.redis_url, "Redis: the running service's own")
     try:
-        return _report(args, targets)
-    except ClientFailed as err:
-        raise SystemExit(f"referee bench http: {err}") from None
+        targets, started = _targets(args)
+        try:
+            return _report(args, targets)
+        except ClientFailed as err:
+            raise SystemExit(f"referee bench http: {err}") from None
+        finally:
+            for proc in started:
+                stop(proc)
+            if targets[-1]["prefix"] is not None:
+                delete_keys(args.redis_url, targets[-1]["prefix"])
     finally:
-        for proc in started:
-            stop(proc)
-        if targets[-1]["prefix"] is not None:
-            delete_keys(args.redis_url, targets[-1]["prefix"])
+        if chosen is not None:
+            chosen.stop()
 
 
 def _report(args, targets: list[dict]) -> dict:
     print(f"HTTP bench, game {args.game}, {args.players} remote seats, {args.seconds:.0f} s per "
-          f"run, {args.rounds} round(s); load average {load_average()}", flush=True)
+          f"run, {args.rounds} round(s), on {args.redis_origin}; load average "
+          f"{load_average()}", flush=True)
     print(f"  python: {interpreter()}", flush=True)
     steal = Steal()
     for t in targets:   # every worker booted before they are counted and measured

@@ -28,6 +28,7 @@ import uuid
 
 import requests
 
+from referee.bench import redisbench
 from referee.bench.servers import (README_WORKERS, ClientFailed, client_process, gather,
                                    gunicorn_args, percentile as _percentile, wait_healthy)
 from referee.bench.servers import delete_keys as _delete_keys, free_port as _free_port
@@ -141,12 +142,17 @@ def main(argv=None) -> None:
     parser.add_argument("--clients", type=int, nargs="+", default=[8, 32])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--gunicorn-workers", type=int, default=README_WORKERS)
-    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL",
-                                                             "redis://127.0.0.1:6379/0"))
+    redisbench.add_argument(parser)
     args = parser.parse_args(argv)
-    print(f"load: {args.game}, {args.players} remote seats, {args.seconds:.0f} s per case, "
-          f"gunicorn {' '.join(gunicorn_args(args.gunicorn_workers))}, Redis {args.redis_url}",
-          flush=True)
+    with redisbench.choose(args.redis_url) as chosen:
+        print(f"load: {args.game}, {args.players} remote seats, {args.seconds:.0f} s per case, "
+              f"gunicorn {' '.join(gunicorn_args(args.gunicorn_workers))}, on "
+              f"{chosen.describe()}", flush=True)
+        args.redis_url = chosen.url
+        _cases(args)
+
+
+def _cases(args) -> None:
     for limits in (True, False):
         for clients in args.clients:
             proc, base, prefix, key = _start(args.redis_url, limits, args.gunicorn_workers)

@@ -17,6 +17,7 @@ how many answered. Loopback only; bounded by --held, --seconds and the wait of e
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import selectors
 import shutil
@@ -33,6 +34,7 @@ import redis
 import requests
 
 from referee.bench import AUTH, KEY, load_average
+from referee.bench import redisbench
 from referee.bench.servers import (README_WORKERS, delete_keys as _delete_keys,
                                    free_port as _free_port, gunicorn_args,
                                    percentile as _percentile, server_at, wait_healthy)
@@ -270,12 +272,21 @@ def main(argv=None) -> dict:
                         "gthread: thread workers (4x16), the deployment before, to compare")
     parser.add_argument("--workers", type=int, default=README_WORKERS,
                         help="default: the README's, one per CPU")
-    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL",
-                                                             "redis://127.0.0.1:6379/0"))
+    redisbench.add_argument(parser)
     parser.add_argument("--url", help="measure a running service instead of starting one")
     args = parser.parse_args(argv)
     if max(args.held) > 5000:
         sys.exit("referee bench polls: at most 5000 held waits")
+    # the embedded server and a service given by --url use no Redis of this benchmark's
+    uses_redis = args.url is None and args.server != "embedded"
+    with (redisbench.choose(args.redis_url) if uses_redis else contextlib.nullcontext()) as chosen:
+        args.redis_url = chosen.url if chosen else None
+        where = chosen.describe() if chosen else (
+            "Redis: the running service's own" if args.url else "Redis: none (embedded store)")
+        return _held(args, where)
+
+
+def _held(args, redis_where: str) -> dict:
     proc, base, prefix = None, args.url, None
     if base is None:
         proc, base, prefix = start_server(args.server, args.workers, args.redis_url, {})
@@ -284,7 +295,7 @@ def main(argv=None) -> dict:
                          "embedded": "referee serve (embedded default)"}[args.server]
     try:
         print(f"held {args.kind} against {base} ({where}); {args.clients} clients of other "
-              f"requests for {args.seconds:.0f} s each", flush=True)
+              f"requests for {args.seconds:.0f} s each; on {redis_where}", flush=True)
         p99s: dict[int, list[float]] = {held: [] for held in args.held}
         for round_ in range(args.rounds):   # interleaved: a noisy machine hits both alike
             for held in args.held:

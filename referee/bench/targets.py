@@ -23,6 +23,7 @@ import argparse
 from typing import NamedTuple
 
 from referee.bench import Steal, load_average
+from referee.bench import redisbench
 
 
 class Row(NamedTuple):
@@ -101,15 +102,18 @@ def main(argv=None) -> None:
     parser.add_argument("--matches", type=int, default=10, help="matches per bench arena figure")
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--held", type=int, default=1000, help="long polls held")
+    redisbench.add_argument(parser)
     args = parser.parse_args(argv)
     players = ["--players", str(args.players)] if args.players else []
     rounds, seconds = ["--rounds", str(args.rounds)], ["--seconds", str(args.seconds)]
-    print(f"referee bench targets: {args.game}; load average {load_average()}", flush=True)
-    steal = Steal()
-    arena = arena_bench(["--game", args.game, *players, "--matches", str(args.matches),
-                         *rounds, "--no-workers"])
-    http = http_bench(["--game", args.game, *players, "--clients",
-                       *map(str, args.clients), *seconds, *rounds])
-    polls = polls_bench(["--held", "0", str(args.held), *seconds, *rounds])
+    with redisbench.choose(args.redis_url) as chosen:   # one Redis for the three
+        print(f"referee bench targets: {args.game}, on {chosen.describe()}; load average "
+              f"{load_average()}", flush=True)
+        steal, told = Steal(), ["--redis-url", chosen.url]
+        arena = arena_bench(["--game", args.game, *players, "--matches", str(args.matches),
+                             *rounds, "--no-workers", *told])
+        http = http_bench(["--game", args.game, *players, "--clients",
+                           *map(str, args.clients), *seconds, *rounds, *told])
+        polls = polls_bench(["--held", "0", str(args.held), *seconds, *rounds, *told])
     for line in report(arena, http, polls, args.held, args.game, steal.describe()):
         print(line, flush=True)
