@@ -1,0 +1,57 @@
+"""The starter bots (clients/go, clients/typescript, clients/java): how each is built, unit
+tested and started. Builds go to a cache folder that outlives the run (pytest's cache), so a
+second run rebuilds nothing that did not change."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.clients.support import ROOT
+
+CLIENTS = ROOT / "clients"
+VECTORS = CLIENTS / "protocol" / "signature-vectors.json"
+NICE = ["nice", "-n", "19"] if shutil.which("nice") else []
+# builds and unit tests share two cores with the rest of the suite: never ahead of it
+
+
+def run(args, cwd, env=None, timeout=240) -> str:
+    """Run a build or test command; fail with its output if it fails."""
+    done = subprocess.run(NICE + list(args), cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+    assert done.returncode == 0, f"{args} failed:\n{done.stdout}\n{done.stderr}"
+    return done.stdout + done.stderr
+
+
+def need(tool: str) -> str:
+    """The tool's path, or a skip naming what is missing (.ci/run installs it)."""
+    path = shutil.which(tool)
+    if path is None:
+        pytest.skip(f"{tool} is not installed (.ci/run installs it from Debian's packages)")
+    return path
+
+
+class GoStarter:
+    """Standard library only: `go test`, then `go build` into the cache."""
+
+    src = CLIENTS / "go"
+
+    def __init__(self, cache: Path):
+        self.go = need("go")
+        self.env = {"GOCACHE": str(cache / "gocache"), "GOFLAGS": "-mod=mod",
+                    "GOPATH": str(cache / "gopath"), "GOTOOLCHAIN": "local"}
+        self.binary = cache / "go-starter-bot"
+
+    def unit_tests(self) -> str:
+        return run([self.go, "test", "-count=1", "-v", "."], self.src, self.env)
+
+    def build(self) -> list:
+        run([self.go, "build", "-o", str(self.binary), "."], self.src, self.env)
+        return [str(self.binary)]
+
+
+STARTERS = {"go": GoStarter}
