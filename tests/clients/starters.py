@@ -54,4 +54,35 @@ class GoStarter:
         return [str(self.binary)]
 
 
-STARTERS = {"go": GoStarter}
+class TypeScriptStarter:
+    """`typescript` (and Node's types) from the npm registry, exactly as package-lock.json
+    pins them, installed once into the cache (again only when the lock file changes); the
+    sources are compiled from the checkout into the cache, and the compiled JS runs."""
+
+    src = CLIENTS / "typescript"
+
+    def __init__(self, cache: Path):
+        self.node, npm = need("node"), need("npm")
+        self.home = cache / "typescript"
+        lock = (self.src / "package-lock.json").read_bytes()
+        stamp = self.home / "installed.lock"
+        if not stamp.exists() or stamp.read_bytes() != lock:
+            self.home.mkdir(parents=True, exist_ok=True)
+            for name in ("package.json", "package-lock.json"):
+                shutil.copy(self.src / name, self.home / name)
+            run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"], self.home)
+            stamp.write_bytes(lock)
+        self.dist = self.home / "dist"
+        modules = self.home / "node_modules"
+        run([self.node, str(modules / "typescript" / "bin" / "tsc"), "-p", str(self.src),
+             "--outDir", str(self.dist), "--typeRoots", str(modules / "@types")], self.src)
+
+    def unit_tests(self) -> str:
+        return run([self.node, "--test", str(self.dist / "signing.test.js")], self.src,
+                   {"SIGNATURE_VECTORS": str(VECTORS)})
+
+    def build(self) -> list:
+        return [self.node, str(self.dist / "bot.js")]
+
+
+STARTERS = {"go": GoStarter, "typescript": TypeScriptStarter}
