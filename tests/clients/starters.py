@@ -4,6 +4,7 @@ second run rebuilds nothing that did not change."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -85,4 +86,33 @@ class TypeScriptStarter:
         return [self.node, str(self.dist / "bot.js")]
 
 
-STARTERS = {"go": GoStarter, "typescript": TypeScriptStarter}
+class JavaStarter:
+    """javac only (no Maven): the bot's classes, then the test main's, compiled into the
+    cache; again only when a source changed (a digest of every .java file)."""
+
+    src = CLIENTS / "java"
+
+    def __init__(self, cache: Path):
+        self.java, javac = need("java"), need("javac")
+        home = cache / "java"
+        self.main, self.test = home / "main", home / "test"
+        sources = sorted((self.src / "src").rglob("*.java"))
+        digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
+        stamp = home / "sources.sha256"
+        if not stamp.exists() or stamp.read_text() != digest:
+            shutil.rmtree(home, ignore_errors=True)
+            main = [str(p) for p in sources if "/src/main/" in str(p)]
+            tests = [str(p) for p in sources if "/src/test/" in str(p)]
+            run([javac, "-Xlint:all", "-Werror", "-d", str(self.main)] + main, self.src)
+            run([javac, "-d", str(self.test), "-cp", str(self.main)] + tests, self.src)
+            stamp.write_text(digest)
+
+    def unit_tests(self) -> str:
+        return run([self.java, "-cp", f"{self.main}{os.pathsep}{self.test}",
+                    "referee.starter.SignatureTest", str(VECTORS)], self.src)
+
+    def build(self) -> list:
+        return [self.java, "-cp", str(self.main), "referee.starter.Bot"]
+
+
+STARTERS = {"go": GoStarter, "typescript": TypeScriptStarter, "java": JavaStarter}
