@@ -5,6 +5,7 @@ requests on its socket, and playing an arena match of every game against builtin
 from __future__ import annotations
 
 import concurrent.futures
+import fcntl
 import http.client
 import json
 import time
@@ -33,9 +34,12 @@ def starter(request, cache, shared_service_url, tmp_path_factory):
     """One starter: unit-tested, built, serving on a free loopback port, registered for
     every game; (language, unit test output, bot id, secret, url, reader)."""
     language = request.param
-    kit = STARTERS[language](cache)
+    # one preparation of a cache at a time, should two processes share it
+    with open(cache / f"{language}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        kit = STARTERS[language](cache)
+        command = kit.build()
     unit_output = kit.unit_tests()
-    command = kit.build()
     secret_file = tmp_path_factory.mktemp(f"starter-{language}") / "bot.secret"
     reader = LineReader(start_process(command + [
         "--port", "0", "--name", f"{language}-starter", "--games", ",".join(GAME_NAMES),
@@ -43,7 +47,7 @@ def starter(request, cache, shared_service_url, tmp_path_factory):
     try:
         url = reader.wait_for(r"serving (http://\S+)").group(1)
         bot_id = reader.wait_for(r"registered bot (\S+)").group(1)
-        yield language, unit_output, bot_id, secret_file.read_text().strip(), url, reader
+        yield language, unit_output, bot_id, secret_file.read_text().strip(), url, reader, command
     finally:
         reader.stop()
 
@@ -58,7 +62,7 @@ def test_unit_tests_check_the_shared_vectors(starter):
 def test_the_starter_refuses_forged_requests_on_one_connection(starter):
     """GET / is unsigned; a signed /move is answered with a legal move; unsigned, wrong-secret,
     stale and replayed requests get 401: all on one kept-alive HTTP/1.1 connection."""
-    _, _, _, secret, url, _ = starter
+    _, _, _, secret, url, _, _ = starter
     parts = urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
 
@@ -87,7 +91,7 @@ def test_the_starter_refuses_forged_requests_on_one_connection(starter):
 def test_the_starter_plays_every_game(starter, shared_service_url):
     """An arena match of each game (smallest table) against builtin:random, all at once:
     each ended by the rules, the starter never failed nor forfeited, and it made moves."""
-    _, _, bot_id, _, _, reader = starter
+    _, _, bot_id, _, _, reader, _ = starter
     api = local_client(shared_service_url)
     ids = {}
     for game in GAME_NAMES:
@@ -102,3 +106,26 @@ def test_the_starter_plays_every_game(starter, shared_service_url):
         moves = api.log(ids[game])["moves"]
         assert not any(m.get("failure") for m in moves), game
         assert sum(1 for m in moves if m["seat"] == 0 and m["by"] == "seat") > 3, game
+
+
+def test_without_a_secret_the_starter_accepts_no_post(starter, tmp_path):
+    """Started with no secret anywhere (no file, no $REFEREE_BOT_SECRET), it still answers
+    GET / (registration needs it) but refuses every POST with 401, signed or not."""
+    command = starter[-1]
+    reader = LineReader(start_process(
+        command + ["--port", "0", "--secret-file", str(tmp_path / "none.secret")],
+        env_extra={"REFEREE_BOT_SECRET": ""}))
+    try:
+        url = reader.wait_for(r"serving (http://\S+)").group(1)
+        reader.wait_for(r"no secret in .* yet")
+        parts = urlsplit(url)
+        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+        conn.request("GET", "/")
+        response = conn.getresponse()
+        assert (response.status, json.loads(response.read())["apiversion"]) == (200, "1")
+        for headers in ({}, sign("anything", BODY)):
+            conn.request("POST", "/move", body=BODY, headers=headers)
+            response = conn.getresponse()
+            assert (response.status, json.loads(response.read())) == (401, {"error": "no secret yet"})
+    finally:
+        reader.stop()
