@@ -1,0 +1,3 @@
+module referee/starter
+
+go 1.19
