@@ -81,6 +81,24 @@ def pytest_xdist_auto_num_workers(config):
     return WORKERS_PER_CORE * (os.cpu_count() or 1)
 
 
+def pytest_sessionstart(session):
+    """Say at once what runs and on which Redis: the longest modules start first, so under
+    -q the first dots come only after a minute or more (issue 38: "bringing up nodes..." and
+    then nothing for 3 minutes read as a hang)."""
+    config = session.config
+    if hasattr(config, "workerinput"):   # an xdist worker: its output is not shown
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    workers = config.getoption("numprocesses", None)
+    where = f"{workers} workers" if workers else "one process"
+    reporter.write_line(
+        f"referee tests: {where}, real Redis {REDIS_URL} (TEST_REDIS_URL; a redis-server of "
+        f"their own if none answers); the longest modules start first, so the first results "
+        f"take a minute or two, and the whole run about 8 minutes on 2 cores", flush=True)
+
+
 def pytest_xdist_make_scheduler(config, log):
     """Under `-n`, each module's tests go to one worker as a unit and each conformance playout
     is a unit of its own (tests/support/scheduling.py); other `--dist` modes are xdist's."""
