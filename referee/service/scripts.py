@@ -55,8 +55,15 @@ def hot_script(client: redis.Redis, text: str, embedded=None):
         lua = client.register_script(text)
         python = embedded and embeddedscripts.embedded_runner(client, embedded, lua)
         return python or lua
-    return SocketScript(Sockets(pool.connection_kwargs, getattr(pool, "max_connections", 100),
-                                getattr(pool, "timeout", None)), text)
+    # redis-py before 8 leaves an unbounded pool at 2**31 connections: a list of that many
+    # spare slots took 16 GB; no process here opens more than MOST_SOCKETS at once
+    most = min(getattr(pool, "max_connections", None) or 100, MOST_SOCKETS)
+    return SocketScript(Sockets(pool.connection_kwargs, most, getattr(pool, "timeout", None)),
+                        text)
+
+
+MOST_SOCKETS = 10_000
+"""The most sockets one pool of ours opens: redis-py 8's default pool holds 100."""
 
 
 def _command(args, *more) -> bytes:
