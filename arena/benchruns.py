@@ -250,12 +250,15 @@ class RoundTrips:
     def _counted(self) -> bool:
         return threading.get_ident() == self._thread and not self._connecting
 
-    def _setting_up(self, opener):
-        """`opener` wrapped: what it sends is set-up, and a first call is one connection."""
+    def _setting_up(self, opener, opens=lambda *args: True):
+        """`opener` wrapped: what it sends is set-up, and a call in the counted thread that
+        `opens` a connection (not one nested in another's set-up) is one connection."""
         counter = self
 
         def opening(*args, **kwargs):
             mine = threading.get_ident() == counter._thread
+            if mine and not counter._connecting and opens(*args):
+                counter.connections += 1
             if mine:
                 counter._connecting += 1
             try:
@@ -278,28 +281,13 @@ class RoundTrips:
                 counter.count += 1
             return encode(*commands)
 
-        def opening_socket(sockets):
-            if threading.get_ident() == counter._thread:
-                counter.connections += 1
-            return opener(sockets)
-        opener = self._setting_up(self._open_socket)
         redis.connection.AbstractConnection.send_packed_command = counting
         scripts._command = counting_script
-        scripts.Sockets._connect = opening_socket
-        for name, original in self._originals.items():
-            setattr(redis.connection.AbstractConnection, name, self._connecting_redis(original))
+        scripts.Sockets._connect = self._setting_up(self._open_socket)
+        for name, original in self._originals.items():   # counted when it had no socket
+            setattr(redis.connection.AbstractConnection, name, self._setting_up(
+                original, lambda conn, *rest: getattr(conn, "_sock", None) is None))
         return self
-
-    def _connecting_redis(self, original):
-        """redis-py's opener wrapped: a connection counted once, when it had no socket."""
-        wrapped, counter = self._setting_up(original), self
-
-        def connect(conn, *args, **kwargs):
-            if (threading.get_ident() == counter._thread and not counter._connecting
-                    and getattr(conn, "_sock", None) is None):
-                counter.connections += 1
-            return wrapped(conn, *args, **kwargs)
-        return connect
 
     def __exit__(self, *exc) -> None:
         redis.connection.AbstractConnection.send_packed_command = self._send

@@ -142,30 +142,17 @@ def real_redis_url():
         yield REDIS_URL
         return
     import shutil
-    import subprocess
-    import tempfile
 
-    from tests.support.http import free_port
+    from referee.bench.redisbench import start_own
 
-    binary = shutil.which("redis-server")
-    if binary is None:
+    if shutil.which("redis-server") is None:
         yield None
         return
-    port, folder = free_port(), tempfile.mkdtemp()
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", folder],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
-    for _ in range(100):
-        if _redis_answers(url):
-            break
-        import time
-        time.sleep(0.05)
+    own = start_own("no Redis answers at TEST_REDIS_URL")   # the benchmarks' own start and stop
     try:
-        yield url
+        yield own.url
     finally:
-        proc.terminate()
-        proc.wait(10)
+        own.stop()
 
 
 @pytest.fixture
