@@ -99,8 +99,15 @@ def _tournament(argv) -> None:
     tournament(argv)
 
 
+def _sprt(argv) -> None:
+    from arena.sprt_cli import sprt
+    sprt(argv)
+
+
 COMMANDS = {
     "play": Command("play one match between bots, offline (no Redis)", _play),
+    "sprt": Command("is the candidate better than the baseline? an SPRT over duplicate "
+                    "match pairs, offline (no Redis)", _sprt),
     "tournament": Command("run a round robin between bots, offline (no Redis)", _tournament),
 }
 

@@ -111,6 +111,10 @@ def test_the_offline_commands_play_the_readme_bots(readme_bots):
     done = _bash(block, readme_bots["cwd"], readme_bots["env"], timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "forfeit" not in done.stderr and "warning" not in done.stderr
+    verdict = re.search(r"^(accepted|rejected|inconclusive): .*\n  (\d+) pairs \((\d+) matches, "
+                        r"3 players\): W-D-L", done.stdout, re.M)
+    assert verdict and int(verdict[3]) <= 24 and int(verdict[3]) == 2 * int(verdict[2]), \
+        done.stdout   # referee sprt: a random bot against builtin:random, a 24-match budget
     cwd = readme_bots["cwd"]
     _assert_bots_played((cwd / "match.jsonl").read_text(), bots=(0, 1))
     standings = json.loads((cwd / "t.json").read_text())
