@@ -262,12 +262,18 @@ class Tournaments(MethodView):
 
         `round_robin`: every table of `players` entrants, in every seat rotation, on the same
         `seeds_per_table` seeds. `ladder`: a matchmaker keeps `concurrency` matches running,
-        seating whoever has played least, until `max_matches`. The tournament belongs to its
+        seating whoever has played least, until `max_matches`. `sprt`: entrants are
+        [candidate, baseline]; pairs of duplicate matches (the same deal, seat and `opponents`,
+        the candidate in one and the baseline in the other) until the sequential test of
+        `sprt` (elo0, elo1, alpha, beta) decides or `max_matches` are played; never rated, and
+        `sprt_state` shows the test as it stands. The tournament belongs to its
         creator; entrants must be the creator's bots or open ones (organisers may enter any).
         Only an organiser's events are rated (the default for organisers).
         """
         _internal_chance(body)
-        check_seating(service().drivers, [entrant_seat(e) for e in body["entrants"]], caller())
+        check_seating(service().drivers, [entrant_seat(e) for e in
+                                          body["entrants"] + (body.get("opponents") or [])],
+                      caller())
         rated = _rated(body["rated"], True)
         owner = need_caller(caller()).id
         return arena().tournaments.create({**body, "rated": rated, "owner": owner})

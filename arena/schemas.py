@@ -110,12 +110,28 @@ class ArenaMatchCreatedSchema(MatchCreatedSchema):
                                                      "rated, when that is why"})
 
 
+class SprtSchema(Schema):
+    """H0: the candidate is elo0 better; H1: elo1 better (logistic Elo of the pair score)."""
+
+    elo0 = fields.Float(load_default=0.0)
+    elo1 = fields.Float(load_default=10.0)
+    alpha = fields.Float(load_default=0.05, validate=validate.Range(min=0, max=0.5,
+                                                                     min_inclusive=False,
+                                                                     max_inclusive=False))
+    beta = fields.Float(load_default=0.05, validate=validate.Range(min=0, max=0.5,
+                                                                   min_inclusive=False,
+                                                                   max_inclusive=False))
+
+
 class TournamentCreateSchema(Schema):
     game = fields.String(required=True)
     entrants = fields.List(fields.String(), required=True, validate=validate.Length(min=2, max=64),
                            metadata={"description": "bot ids, or builtin:random"})
     format = fields.String(load_default=TOURNAMENT["format"],
-                           validate=validate.OneOf(["round_robin", "ladder"]))
+                           validate=validate.OneOf(["round_robin", "ladder", "sprt"]),
+                           metadata={"description": "sprt: entrants are [candidate, baseline]; "
+                                                    "pairs of duplicate matches until the "
+                                                    "test decides or max_matches are played"})
     players = fields.Integer(load_default=None, allow_none=True)
     seeds_per_table = fields.Integer(load_default=TOURNAMENT["seeds_per_table"],
                                      validate=validate.Range(min=1, max=1000))
@@ -140,6 +156,11 @@ class TournamentCreateSchema(Schema):
                                                           "most the service's "
                                                           "REFEREE_LADDER_MAX_MATCHES, "
                                                           "default 2000)"})
+    opponents = fields.List(fields.String(), load_default=None, allow_none=True,
+                            validate=validate.Length(max=8),
+                            metadata={"description": "sprt: who sits in the other seats, one "
+                                                     "per seat (default: the baseline)"})
+    sprt = fields.Nested(SprtSchema, load_default=None, allow_none=True)
 
 
 class TournamentSchema(Schema):
@@ -169,6 +190,13 @@ class TournamentSchema(Schema):
     progress = fields.Dict()
     standings = fields.List(fields.Dict())
     matches = fields.List(fields.String())
+    opponents = fields.List(fields.String())
+    sprt = fields.Dict(metadata={"description": "sprt: elo0, elo1, alpha, beta"})
+    sprt_state = fields.Dict(metadata={"description": "sprt: the test as it stands: result "
+                                                      "(accepted, rejected, inconclusive, or "
+                                                      "null while it runs), pairs, wins, draws, "
+                                                      "losses, llr, bounds, score, interval, "
+                                                      "elo, elo_interval"})
 
 
 class TournamentListSchema(Schema):

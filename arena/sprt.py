@@ -25,6 +25,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from referee.core.rng import MAX_SEED, Rng
+
 Z95 = 1.959964   # the two-sided 95 % normal quantile
 PRIOR = 0.5      # a half win and a half loss, added to the counts (see above)
 
@@ -137,3 +139,14 @@ def pair_outcome(candidate_rank: int, baseline_rank: int) -> float:
     if candidate_rank < baseline_rank:
         return 1.0
     return 0.5 if candidate_rank == baseline_rank else 0.0
+
+
+def pair_seats(focus: str, opponents: list[str], seat: int) -> list[str]:
+    """The seats of one match of a pair: `focus` at `seat`, the opponents rotated around it."""
+    turned = opponents[seat % len(opponents):] + opponents[:seat % len(opponents)]
+    return turned[:seat] + [focus] + turned[seat:]
+
+
+def pair_seed(seed: int, index: int) -> int:
+    """The deal of pair `index` of a run seeded `seed`."""
+    return Rng(seed, "sprt-seeds", index).below(MAX_SEED)

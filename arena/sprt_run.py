@@ -1,10 +1,11 @@
 """Running an SPRT: pairs of duplicate matches (arena/sprt.py says what is scored) until the
 test decides or the match budget is spent.
 
-Pair k plays seed k // players with the focus seat k % players: the candidate in that seat in
-one match, the baseline in it in the other, the same opponents in the other seats (the
-baseline itself by default), rotated with the seat. Seeds come from the run's seed, so a run
-repeats exactly with deterministic bots.
+Pair k plays its own deal, `pair_seed(seed, k)`, with the focus seat k % players: the
+candidate in that seat in one match, the baseline in it in the other, the same opponents in the
+other seats (the baseline itself by default), rotated with the seat. The service's `sprt`
+tournaments (arena/sprt_tour.py) plan the same pairs from the same seed, so a run repeats
+exactly, offline or served, with deterministic bots.
 """
 
 from __future__ import annotations
@@ -12,19 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from arena.offline import run_to_end
-from arena.sprt import Hypotheses, Tally, decide, estimate, llr, pair_outcome
-from referee.core.rng import MAX_SEED, Rng
-
-
-def pair_seats(focus: str, opponents: list[str], seat: int) -> list[str]:
-    """The seats of one match of a pair: `focus` at `seat`, the opponents rotated around it."""
-    turned = opponents[seat % len(opponents):] + opponents[:seat % len(opponents)]
-    return turned[:seat] + [focus] + turned[seat:]
-
-
-def pair_seed(seed: int, index: int) -> int:
-    """The deal of the pairs on seed index `index` of a run seeded `seed`."""
-    return Rng(seed, "sprt-seeds", index).below(MAX_SEED)
+from arena.sprt import (Hypotheses, Tally, decide, estimate, llr, pair_outcome, pair_seats,
+                        pair_seed)
 
 
 @dataclass
@@ -66,7 +56,7 @@ class Sprt:
     def play_pair(self, index: int) -> float:
         """Play pair `index` and count its outcome."""
         seat = index % self.players
-        seed = pair_seed(self.seed, index // self.players)
+        seed = pair_seed(self.seed, index)
         ranks = [self._rank_in(self._play(focus, seat, seed), seat)
                  for focus in (self.candidate, self.baseline)]
         outcome = pair_outcome(*ranks)

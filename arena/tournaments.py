@@ -5,6 +5,8 @@ in every seat rotation (or every seat order) on the same K seeds, so seat order 
 cancel out.
 Ladder: a matchmaker keeps `concurrency` matches running, always seating the entrants who
 have played least (ties broken by a draw from the tournament seed), until `max_matches`.
+SPRT: is the candidate better than the baseline? Pairs of duplicate matches until a
+sequential test decides (arena/sprt_tour.py).
 
 Seeds (issue 11): with no `seed` given, every match seed is derived from the server secret
 (HMAC over the tournament id and the seed index or match index, referee/service/seeds.py), so
@@ -26,12 +28,13 @@ from arena.errors import InvalidTournament, TournamentNotFound, TournamentTooLar
 from arena.limits import resolve as resolve_limits
 from arena.leaderboard import result_record
 from arena.ratings import apply, standings
+from arena import sprt_tour
 from referee.core.errors import RefereeError
 from referee.core.rng import MAX_SEED, Rng
 from referee.service import defaults
 from referee.service.lease import Lease
 
-FORMATS = ("round_robin", "ladder")
+FORMATS = ("round_robin", "ladder", "sprt")
 
 
 def entrant_seat(entrant: str) -> str:
@@ -143,6 +146,9 @@ class Tournaments:
                 "concurrency": spec["concurrency"], "max_matches": spec["max_matches"],
                 "created_at": time.time(), "status": "running", "planned": 0,
                 "owner": spec.get("owner") or ""}  # issue 11: the creating account
+        if tour["format"] == "sprt":   # its matches seat one entrant in several seats
+            tour.update(rated=False, opponents=spec.get("opponents") or [],
+                        sprt={**sprt_tour.SPRT_DEFAULTS, **(spec.get("sprt") or {})})
         if tour["format"] == "ladder" and tour["rated"] and len(set(given)) != len(given):
             tour["note"] = ("matches that seat one builtin in several seats are not rated on "
                             "the game's leaderboard; the standings keep its seats apart")
@@ -161,10 +167,14 @@ class Tournaments:
         if len(set(bots)) != len(bots):
             raise InvalidTournament("each bot may be entered once (a builtin may be entered "
                                     "several times to fill seats)")
-        if len(entrants) < players:
+        if len(entrants) < players and spec["format"] != "sprt":   # sprt: opponents fill
             raise InvalidTournament(f"{players}-player tables need at least {players} entrants")
         for entrant in entrants:
             self.arena.check_entrant(entrant, game.spec.name)
+        if spec["format"] == "sprt":
+            sprt_tour.validate(spec, entrants, players)
+            for opponent in spec.get("opponents") or []:
+                self.arena.check_entrant(opponent, game.spec.name)
         if spec["seatings"] not in SEATINGS:
             raise InvalidTournament(f"seatings must be one of {SEATINGS}")
         self._check_size(entrants, players, spec)
@@ -172,7 +182,7 @@ class Tournaments:
     def _check_size(self, entrants, players, spec) -> None:
         """The service's ceilings on matches per round robin and per ladder (settings)."""
         settings = self.arena.service.settings
-        if spec["format"] == "ladder":
+        if spec["format"] in ("ladder", "sprt"):
             if spec["max_matches"] > settings.ladder_max_matches:
                 raise TournamentTooLarge(f"a ladder may run at most "
                                          f"{settings.ladder_max_matches} matches; max_matches "
@@ -219,21 +229,26 @@ class Tournaments:
         return (Rng(self.seeds.derive("tournament", tour["id"], "ladder", index)),
                 self.seeds.derive("tournament", tour["id"], "ladder-seed", index))
 
-    def _create_match(self, tour: dict, index: int, item: dict) -> str:
+    def _create_match(self, tour: dict, index: int, item: dict, group: str | None = None) -> str:
         labels = {"tournament": tour["id"], "index": index, "entrants": item["entrants"],
-                  **{k: item[k] for k in ("table", "seed_index", "rotation") if k in item}}
+                  **{k: item[k] for k in ("table", "seed_index", "rotation", "pair", "focus")
+                     if k in item}}
         rated = tour["rated"] and not seats_repeat(item["entrants"])
         created = self.arena.create_match(
             tour["game"], [entrant_seat(e) for e in item["entrants"]], tour["options"],
             item["seed"], tour["limits"], rated=rated, labels=labels,
-            seed_group=_group(tour["id"], item["seed_index"]) if "seed_index" in item else None)
+            seed_group=group or (_group(tour["id"], item["seed_index"])
+                                 if "seed_index" in item else None))
         self.redis.rpush(self._key(tour["id"], "matches"), created.meta.id)
         return created.meta.id
 
     def matchmake(self, tid: str) -> int:
         """Ladder: start matches until `concurrency` run or `max_matches` exist; how many."""
         with Lease(self.redis, self._key(tid, "mm-lock"), defaults.LOCK_SECONDS) as held:
-            return self._fill_ladder(self._load(tid)) if held else 0
+            if not held:
+                return 0
+            tour = self._load(tid)
+            return self._fill_sprt(tour) if tour["format"] == "sprt" else self._fill_ladder(tour)
 
     def _fill_ladder(self, tour: dict) -> int:
         started = 0
@@ -250,6 +265,30 @@ class Tournaments:
             started += 1
         return started
 
+    def _fill_sprt(self, tour: dict) -> int:
+        """SPRT: start pairs until `concurrency` pairs run, the budget is spent or the test
+        has decided."""
+        started = 0
+        while tour["status"] == "running" and self.sprt_state(tour)["result"] is None:
+            ids = self.match_ids(tour["id"])
+            running = len(ids) - self.redis.scard(self._key(tour["id"], "done"))
+            if len(ids) + 2 > tour["max_matches"] or running >= 2 * tour["concurrency"]:
+                break
+            pair = len(ids) // 2
+            group = f"tournament:{tour['id']}:pair:{pair}"
+            self.seeds.open_group(group, 2)
+            for item in sprt_tour.pair_plan(tour, pair, self.seeds.derive):
+                self._create_match(tour, len(self.match_ids(tour["id"])), item, group)
+            started += 2
+        return started
+
+    def sprt_state(self, tour: dict) -> dict:
+        """The test as it stands: the pairs scored, and the verdict (None while undecided)."""
+        ids = self.match_ids(tour["id"])
+        raws = self.redis.hmget(self._key(tour["id"], "ranks"), ids) if ids else []
+        results = [None if raw is None else {"ranks": json.loads(raw)} for raw in raws]
+        return sprt_tour.state(tour, ids, results)
+
     def _seated_counts(self, tour: dict, ids: list[str]) -> dict:
         counts = dict.fromkeys(tour["entrants"], 0)
         self.arena.service.store.metas(ids)   # the uncached in one round trip, not one each
@@ -264,15 +303,26 @@ class Tournaments:
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(self._key(tid, "results"), match_id, json.dumps(self.result_of(match_id)))
         pipe.sadd(self._key(tid, "done"), match_id)
+        live = self.arena.service.store.live(match_id)
+        if live.result:   # the ranks alone: an sprt's matches are not rateable records
+            pipe.hset(self._key(tid, "ranks"), match_id, json.dumps(live.result["ranks"]))
         pipe.execute()
         tour = self._load(tid)
-        if tour["format"] == "ladder":
+        if tour["format"] in ("ladder", "sprt"):
             self.matchmake(tid)
             tour = self._load(tid)
         done = self.redis.scard(self._key(tid, "done"))
         total = tour["planned"] if tour["format"] == "round_robin" else tour["max_matches"]
+        if tour["format"] == "sprt":
+            total = len(self.match_ids(tid)) if self._sprt_over(tour) else total + 1
         if done >= total and tour["status"] == "running":
             self._update(tid, status="finished", finished_at=time.time())
+
+    def _sprt_over(self, tour: dict) -> bool:
+        """Whether an sprt will start no more pairs: decided, or no budget for another."""
+        state = self.sprt_state(tour)
+        return state["result"] is not None or len(self.match_ids(tour["id"])) + 2 > \
+            tour["max_matches"]
 
     def match_replayed(self, tid: str, match_id: str, replay: str) -> None:
         """An aborted match was replayed: the replay takes its place (counted when it ends)."""
@@ -310,8 +360,9 @@ class Tournaments:
         for row in table:
             row["name"] = self.arena.entrant_name(row["entrant"])
         total = tour["planned"] if tour["format"] == "round_robin" else tour["max_matches"]
+        extra = {"sprt_state": self.sprt_state(tour)} if tour["format"] == "sprt" else {}
         return {**tour, "progress": {"matches": len(ids), "finished": len(done), "total": total},
-                "standings": table, "matches": ids}
+                "standings": table, "matches": ids, **extra}
 
     def _table(self, tid: str, ids: list[str], done: set) -> dict:
         """The ratings table: the finished matches' results folded in creation order. The

@@ -13,7 +13,8 @@ import pytest
 
 from arena.local import _Local
 from arena.sprt import Hypotheses, Tally, decide, elo_of, estimate, llr, logistic, pair_outcome
-from arena.sprt_run import Sprt, pair_seats
+from arena.sprt import pair_seats
+from arena.sprt_run import Sprt
 from tests.clients.support import CLIENTS_PY
 
 sys.path.insert(0, str(CLIENTS_PY / "examples"))
@@ -69,7 +70,7 @@ def test_pair_seats_rotate_opponents_around_the_focus_seat():
 
 
 def test_both_matches_of_a_pair_share_deal_seat_and_opponents():
-    """Pair 4 of a 3-player run: seed index 1, focus seat 1; the matches differ in that seat."""
+    """Pair 4 of a 3-player run: its own deal, focus seat 1; the matches differ in that seat."""
     local = _Local()
     run = Sprt(local.arena, "dschunke", "builtin:random", "builtin:random",
                ["builtin:random"] * 2, Hypotheses(), max_matches=10, seed=5)
