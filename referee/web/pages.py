@@ -8,6 +8,8 @@ and its script sends it as a header). Replay frames are served only for finished
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, abort, current_app, render_template, request, url_for
 from markupsafe import Markup
 
@@ -15,11 +17,14 @@ from referee.core.errors import RefereeError
 from referee.core.seeds import seeds_dir
 from referee.service.access import ANYONE, requires
 from referee.web import boards
+from referee.web.boards.svg import chip
 from referee.web.data import (ACTIVE, FRAMES, context, log_entries, match_lists, renderer,
                               service)
 
 blp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/static/web")
+
+SEAT_IN_LABEL = re.compile(r"\bseat (\d+)")
 
 LIVE_WAIT_S = 20
 """Longest a live page's poll is held before it answers "no change" (then it asks again)."""
@@ -215,7 +220,15 @@ def navigation():
 
 @blp.app_template_filter("swatch")
 def swatch(cell):
-    """A (colour, label) cell as a coloured chip and its label; anything else as text."""
+    """A (colour, label) cell as a coloured chip (with the seat's number when the label names
+    one) and its label; anything else as text."""
     if isinstance(cell, tuple) and len(cell) == 2:
-        return Markup('<span class="chip" style="background:{}"></span>{}').format(*cell)
+        seat = SEAT_IN_LABEL.search(str(cell[1]))
+        return chip(cell[0], seat.group(1) if seat else "") + Markup(" ") + cell[1]
     return cell
+
+
+@blp.app_template_filter("chip")
+def seat_chip(colour, seat=""):
+    """A seat's colour chip with its number on it."""
+    return chip(colour, seat)
