@@ -210,7 +210,8 @@ def _game(name):
 @blp.app_context_processor
 def navigation():
     """The header's links: the pages this app has (the arena's only when it is plugged in)."""
-    pages = [("Tournaments", "arena_web.tournaments"), ("Bot protocol", "arena_web.protocol")]
+    pages = [("Tournaments", "arena_web.tournaments"), ("Bots", "arena_web.bots_list"),
+             ("Bot protocol", "arena_web.protocol")]
     links = [(label, url_for(endpoint)) for label, endpoint in pages
              if endpoint in current_app.view_functions]
     if _has("openapi_swagger_ui"):
