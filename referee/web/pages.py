@@ -16,7 +16,7 @@ from markupsafe import Markup
 from referee.core.errors import RefereeError
 from referee.core.seeds import seeds_dir
 from referee.service.access import ANYONE, requires
-from referee.web import boards
+from referee.web import boards, rules_md
 from referee.web.boards.svg import chip
 from referee.web.data import (ACTIVE, FRAMES, context, log_entries, match_lists, renderer,
                               service)
@@ -53,12 +53,13 @@ def _has(endpoint_suffix: str) -> bool:
 @blp.get("/games/<game>/rules")
 @requires(ANYONE)
 def rules(game):
-    """A game's rules summary (seeds/<game>/rules.md) as preformatted text."""
+    """A game's rules summary (seeds/<game>/rules.md), rendered, with a table of contents."""
     spec = _game(game).spec
     path = _rules_file(spec.name)
     if not path.is_file():
         abort(404)
-    return render_template("web/rules.html", spec=spec, text=path.read_text(encoding="utf-8"))
+    html, contents = rules_md.render(path.read_text(encoding="utf-8"))
+    return render_template("web/rules.html", spec=spec, html=html, contents=contents)
 
 
 def _events_url(match_id: str) -> str | None:
