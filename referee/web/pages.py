@@ -124,17 +124,35 @@ def board(match_id):
 
 
 @blp.get("/matches/<match_id>/frame/<int:step>")
+@blp.get("/matches/<match_id>/frame/<perspective>/<int:step>")
 @requires(ANYONE)
-def frame(match_id, step):
-    """The spectator's board after `step` moves of a finished match (anyone may ask)."""
+def frame(match_id, step, perspective="spectator"):
+    """The board after `step` moves of a finished match (anyone may ask), as the spectator
+    saw it, as seat N saw it (`seatN`: its hand too) or with every seat's hidden part shown
+    (`all`). Only once the match is over (and every match sharing its seed): its hidden
+    information is then no longer secret; while it runs no frame is served at all."""
     meta, live = _load(match_id)
     if not _replayable(meta, live):
         abort(409, "replay frames are served for finished matches only (and, in a duplicate "
                    "event, once every match sharing the seed is over)")
+    seats = _perspective(perspective, meta.players)
     summary = service().summary(meta, live, None)
     step = max(0, min(step, live.version))
+    moves = log_entries(match_id, meta.game, None)
     return render_template("web/_frame.html", m=summary, step=step,
-                           board=_board(meta, live, summary, None, step))
+                           board=_board(meta, live, summary, None, step, seats, moves))
+
+
+def _perspective(name: str, players: int) -> list | None:
+    """`spectator` -> None; `seatN` -> [N]; `all` -> every seat."""
+    if name == "spectator":
+        return None
+    if name == "all":
+        return list(range(players))
+    seat = name.removeprefix("seat")
+    if name.startswith("seat") and seat.isdigit() and int(seat) < players:
+        return [int(seat)]
+    abort(404, f"no perspective {name!r}: spectator, all or seat0..seat{players - 1}")
 
 
 def _replayable(meta, live) -> bool:
@@ -152,10 +170,16 @@ DEALING = Markup('<p class="withheld" id="withheld">The table is being set up: t
                  'appears once the organiser has entered the set-up\'s chance outcomes.</p>')
 
 
-def _board(meta, live, summary: dict, viewer, step) -> dict:
-    """The drawn parts of a match at `step` (None: now): svg, seat table, hand, to act."""
-    view = summary["view"] if step is None or step == live.version else \
-        FRAMES.view(service(), meta, step)
+def _board(meta, live, summary: dict, viewer, step, seats=None, moves=None) -> dict:
+    """The drawn parts of a match at `step` (None: now): svg, seat table, hand, to act; for
+    a finished match's frame, `seats` whose hidden parts are shown (one: drawn as that seat
+    saw it) and the last move in words."""
+    if seats:
+        viewer = seats[0] if len(seats) == 1 else None
+        view = FRAMES.view(service(), meta, step, viewer)
+    else:
+        view = summary["view"] if step is None or step == live.version else \
+            FRAMES.view(service(), meta, step)
     if view is None:  # withheld (shared seed), or a set-up still waiting for its chance
         notice = DEALING if meta.chance == "external" else WITHHELD  # never seed-shared
         return {"svg": notice, "heads": [], "rows": [], "hand": None, "to_act": [],
@@ -169,7 +193,22 @@ def _board(meta, live, summary: dict, viewer, step) -> dict:
     return {"svg": boards.draw(meta.game, view, ctx), "heads": heads, "rows": rows,
             "hand": boards.hand(meta.game, view, ctx), "to_act": to_act, "step": step,
             "final": step is None or step == live.version,
-            "colours": boards.colours(meta.game, view, meta.players)}
+            "colours": boards.colours(meta.game, view, meta.players),
+            "revealed": _revealed(meta, step, seats, summary, viewer),
+            "last": moves[step - 1] if moves and step else None}
+
+
+def _revealed(meta, step, seats, summary, viewer) -> list:
+    """(seat, its own part) of each seat in `seats` but the one drawn: what only it saw."""
+    if not seats or len(seats) == 1:
+        return []
+    shown = []
+    for seat in seats:
+        ctx = context(summary, seat)
+        part = boards.hand(meta.game, FRAMES.view(service(), meta, step, seat), ctx)
+        if part:
+            shown.append((seat, context(summary, None).name(seat), part))
+    return shown
 
 
 def _decision_words(game: str, decision: dict) -> str:
