@@ -10,6 +10,12 @@ from tests.web.conftest import shot
 from tests.web.test_security import WATCH, _pages
 
 SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
+SMALLEST_TEXT = """() => {
+  const svg = document.querySelector("svg.board");
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return Math.min(...[...svg.querySelectorAll("text")].map(
+    (t) => parseFloat(t.getAttribute("font-size") || getComputedStyle(t).fontSize) * scale));
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +41,9 @@ def test_every_page_fits_the_width(site, browser, pages, size):
             overflow = page.evaluate("document.documentElement.scrollWidth")
             assert overflow <= width, (name, overflow)
             board = page.locator("svg.board").first
+            if board.count() and size == "laptop":   # no board text under 11 px on a laptop
+                smallest = page.evaluate(SMALLEST_TEXT)
+                assert smallest >= 11, (name, smallest)
             if board.count():
                 box, column = board.bounding_box(), page.locator(".boardcol").first.bounding_box()
                 assert box["width"] >= 0.9 * column["width"] - 4, (name, box, column)

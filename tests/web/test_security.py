@@ -30,12 +30,15 @@ def _pages(site) -> dict:
     live = create(site, "dschunke", ["remote", "builtin:random", "builtin:random"])
     over = create(site, "yunnan", ["builtin:random"] * PLAYERS["yunnan"], seed=3)
     finished(site, over["id"])
+    yinzi = create(site, "yinzi-ming", ["builtin:random"] * PLAYERS["yinzi-ming"], seed=4)
+    finished(site, yinzi["id"])
     return {
         "home": ("/", "#recent"),
         "rules": ("/games/yunnan/rules", "h1"),
         "live": (f"/matches/{live['id']}", "#live svg.board"),
         "seat": (f"/matches/{live['id']}/seat#token={live['tokens']['0']}", "#seatview svg.board"),
         "replay": (f"/matches/{over['id']}#move=3", "#frame svg.board"),
+        "yinzi-over": (f"/matches/{yinzi['id']}", "#frame svg.board"),
         "tournaments": ("/tournaments", "h1"),
         "leaderboard": ("/leaderboards/yunnan", "h1"),
         "protocol": ("/bot-protocol", "h1"),
