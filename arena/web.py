@@ -64,8 +64,52 @@ def leaderboard(game):
 @blp.get("/tournaments")
 @requires(ANYONE)
 def tournaments():
-    """Every tournament, newest first."""
-    return render_template("arena/tournaments.html", tours=arena().tournaments.list())
+    """The newest 100 tournaments: game, format, when, status and, once over, the winner
+    (the top of its standings, as the tournament's own page shows them)."""
+    tours = arena().tournaments
+    listed = tours.list()
+    for tour in listed:
+        tour["created"] = _when(tour.get("created_at"))
+        tour["winner"] = None
+        if tour["status"] != "running":
+            table = tours.get(tour["id"])["standings"]
+            tour["winner"] = table[0]["name"] if table else None
+    return render_template("arena/tournaments.html", tours=listed)
+
+
+def _when(stamp) -> str:
+    """A Unix time as `2026-12-07 08:30 UTC`."""
+    from datetime import datetime, timezone
+
+    if not stamp:
+        return "—"
+    return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+@blp.get("/bots")
+@requires(ANYONE)
+def bots_list():
+    """Every registered bot as the public API lists it (name, author, games, health), with
+    its rating on each game's leaderboard; no secret, no address, not the bot's own answer."""
+    bots = arena().bots
+    records = bots.public_many(bots.get_many(bots.ids(0, 500)))
+    ratings = _ratings({g for r in records for g in r.get("games", [])})
+    rows = [{"id": r["id"], "name": r["name"], "author": r.get("author") or "",
+             "games": r.get("games", []), "status": r["health"].get("status") or "active",
+             "matches": r["health"].get("matches", 0),
+             "ratings": [(g, ratings.get((g, r["id"]))) for g in r.get("games", [])]}
+            for r in records]
+    return render_template("arena/bots.html", rows=rows, total=bots.count())
+
+
+def _ratings(games: set) -> dict:
+    """(game, entrant) -> ordinal on that game's leaderboard."""
+    found = {}
+    for game in sorted(games):
+        table, _ = arena().leaderboards.snapshot(game)
+        for row in standings(table):
+            found[(game, row["entrant"])] = row["ordinal"]
+    return found
 
 
 @blp.get("/tournaments/<tid>")

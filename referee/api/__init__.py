@@ -13,14 +13,18 @@ from flask.sessions import NullSession, SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import __version__
-from referee.api import chance, contract, events, games, guards, matches, meta, problems
+from referee.api import (chance, contract, events, games, guards, headers, matches, meta,
+                         problems)
 from referee.api.lifecycle import FOLLOWS_FLASK, AppHooks
 from referee.api.routing import RoutingMap
 from referee.service.described import view_schema
 
 BLUEPRINTS = [meta.blp, games.blp, matches.blp, chance.blp, events.blp]
-SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
-REDOC_CDN = "https://cdn.jsdelivr.net/npm/redoc@2/bundles/redoc.standalone.js"
+ASSETS = "/v1/assets"
+"""Where the app's own static files are served (referee/api/static): the packaged Swagger UI
+and ReDoc of /v1/docs and /v1/redoc (no CDN: the docs work offline), the favicon."""
+SWAGGER_UI_URL = f"{ASSETS}/swagger-ui/"
+REDOC_URL = f"{ASSETS}/redoc/redoc.standalone.js"
 
 
 class NoCookieSessions(SecureCookieSessionInterface):
@@ -82,16 +86,17 @@ class RefereeFlask(AppHooks):
 def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
     """The app over `service`: our blueprints, then each plug-in's API, pages, request hooks
     and problem codes."""
-    app = RefereeFlask(__name__)
+    app = RefereeFlask(__name__, static_url_path=ASSETS)
     settings = service.settings
     app.config.from_mapping(
         API_TITLE="Referee", API_VERSION=__version__, OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/v1", OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=settings.max_body_bytes, JSON_SORT_KEYS=False,
         API_SPEC_OPTIONS={"info": {"description": _DESCRIPTION}},
-        # flask-smorest's own API docs pages, /v1/docs and /v1/redoc (their assets: a CDN)
-        OPENAPI_SWAGGER_UI_PATH="docs", OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_CDN,
-        OPENAPI_REDOC_PATH="redoc", OPENAPI_REDOC_URL=REDOC_CDN,
+        # flask-smorest's API docs pages, /v1/docs and /v1/redoc, from packaged assets and
+        # our own templates (referee/api/templates: no inline script, a raw-document link)
+        OPENAPI_SWAGGER_UI_PATH="docs", OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_URL,
+        OPENAPI_REDOC_PATH="redoc", OPENAPI_REDOC_URL=REDOC_URL,
     )
     app.config.update(test_config or {})
     if settings.proxy_hops:  # the client's address from the trusted proxies' X-Forwarded-For
@@ -120,6 +125,7 @@ def make_app(service, plugins=(), test_config: dict | None = None) -> Flask:
     guards.init_app(app)  # after the plug-ins' request hooks: who calls is known first
     api.later(lambda: _document_moves(api, service.games))
     problems.init_app(app)
+    headers.init_app(app)
     contract.init_app(app, api)
     return app
 

@@ -18,6 +18,12 @@ def _pages() -> list:
     return [blp]
 
 
+def _install(app, service) -> None:
+    from referee.web import errors  # Flask: only when an app is built
+
+    errors.install(app, service)
+
+
 def web_plugin() -> Plugin:
-    """The house's pages as a plug-in: blueprints outside /v1, nothing else."""
-    return Plugin(name="web", pages=_pages)
+    """The house's pages as a plug-in: blueprints outside /v1, and HTML 404 pages."""
+    return Plugin(name="web", pages=_pages, install=_install)

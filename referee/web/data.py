@@ -76,11 +76,12 @@ class Frames:
     def __init__(self, size: int = 4):
         self.size, self._states, self._lock = size, OrderedDict(), threading.Lock()
 
-    def view(self, svc, meta, version: int) -> dict:
-        """The spectator's view after `version` moves."""
+    def view(self, svc, meta, version: int, seat: int | None = None) -> dict:
+        """The view after `version` moves: the spectator's, or `seat`'s own (callers ask for
+        a seat's only of a match that is over: its secrets are no longer secret)."""
         states = self._replayed(svc, meta)
         game = svc.games.get(meta.game)
-        return game.view(states[max(0, min(version, len(states) - 1))], None)
+        return game.view(states[max(0, min(version, len(states) - 1))], seat)
 
     def _replayed(self, svc, meta) -> list:
         with self._lock:

@@ -8,18 +8,23 @@ and its script sends it as a header). Replay frames are served only for finished
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, abort, current_app, render_template, request, url_for
 from markupsafe import Markup
 
 from referee.core.errors import RefereeError
 from referee.core.seeds import seeds_dir
 from referee.service.access import ANYONE, requires
-from referee.web import boards
+from referee.web import boards, rules_md
+from referee.web.boards.svg import chip
 from referee.web.data import (ACTIVE, FRAMES, context, log_entries, match_lists, renderer,
                               service)
 
 blp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/static/web")
+
+SEAT_IN_LABEL = re.compile(r"\bseat (\d+)")
 
 LIVE_WAIT_S = 20
 """Longest a live page's poll is held before it answers "no change" (then it asks again)."""
@@ -48,12 +53,13 @@ def _has(endpoint_suffix: str) -> bool:
 @blp.get("/games/<game>/rules")
 @requires(ANYONE)
 def rules(game):
-    """A game's rules summary (seeds/<game>/rules.md) as preformatted text."""
+    """A game's rules summary (seeds/<game>/rules.md), rendered, with a table of contents."""
     spec = _game(game).spec
     path = _rules_file(spec.name)
     if not path.is_file():
         abort(404)
-    return render_template("web/rules.html", spec=spec, text=path.read_text(encoding="utf-8"))
+    html, contents = rules_md.render(path.read_text(encoding="utf-8"))
+    return render_template("web/rules.html", spec=spec, html=html, contents=contents)
 
 
 def _events_url(match_id: str) -> str | None:
@@ -118,17 +124,35 @@ def board(match_id):
 
 
 @blp.get("/matches/<match_id>/frame/<int:step>")
+@blp.get("/matches/<match_id>/frame/<perspective>/<int:step>")
 @requires(ANYONE)
-def frame(match_id, step):
-    """The spectator's board after `step` moves of a finished match (anyone may ask)."""
+def frame(match_id, step, perspective="spectator"):
+    """The board after `step` moves of a finished match (anyone may ask), as the spectator
+    saw it, as seat N saw it (`seatN`: its hand too) or with every seat's hidden part shown
+    (`all`). Only once the match is over (and every match sharing its seed): its hidden
+    information is then no longer secret; while it runs no frame is served at all."""
     meta, live = _load(match_id)
     if not _replayable(meta, live):
         abort(409, "replay frames are served for finished matches only (and, in a duplicate "
                    "event, once every match sharing the seed is over)")
+    seats = _perspective(perspective, meta.players)
     summary = service().summary(meta, live, None)
     step = max(0, min(step, live.version))
+    moves = log_entries(match_id, meta.game, None)
     return render_template("web/_frame.html", m=summary, step=step,
-                           board=_board(meta, live, summary, None, step))
+                           board=_board(meta, live, summary, None, step, seats, moves))
+
+
+def _perspective(name: str, players: int) -> list | None:
+    """`spectator` -> None; `seatN` -> [N]; `all` -> every seat."""
+    if name == "spectator":
+        return None
+    if name == "all":
+        return list(range(players))
+    seat = name.removeprefix("seat")
+    if name.startswith("seat") and seat.isdigit() and int(seat) < players:
+        return [int(seat)]
+    abort(404, f"no perspective {name!r}: spectator, all or seat0..seat{players - 1}")
 
 
 def _replayable(meta, live) -> bool:
@@ -146,10 +170,16 @@ DEALING = Markup('<p class="withheld" id="withheld">The table is being set up: t
                  'appears once the organiser has entered the set-up\'s chance outcomes.</p>')
 
 
-def _board(meta, live, summary: dict, viewer, step) -> dict:
-    """The drawn parts of a match at `step` (None: now): svg, seat table, hand, to act."""
-    view = summary["view"] if step is None or step == live.version else \
-        FRAMES.view(service(), meta, step)
+def _board(meta, live, summary: dict, viewer, step, seats=None, moves=None) -> dict:
+    """The drawn parts of a match at `step` (None: now): svg, seat table, hand, to act; for
+    a finished match's frame, `seats` whose hidden parts are shown (one: drawn as that seat
+    saw it) and the last move in words."""
+    if seats:
+        viewer = seats[0] if len(seats) == 1 else None
+        view = FRAMES.view(service(), meta, step, viewer)
+    else:
+        view = summary["view"] if step is None or step == live.version else \
+            FRAMES.view(service(), meta, step)
     if view is None:  # withheld (shared seed), or a set-up still waiting for its chance
         notice = DEALING if meta.chance == "external" else WITHHELD  # never seed-shared
         return {"svg": notice, "heads": [], "rows": [], "hand": None, "to_act": [],
@@ -163,7 +193,22 @@ def _board(meta, live, summary: dict, viewer, step) -> dict:
     return {"svg": boards.draw(meta.game, view, ctx), "heads": heads, "rows": rows,
             "hand": boards.hand(meta.game, view, ctx), "to_act": to_act, "step": step,
             "final": step is None or step == live.version,
-            "colours": boards.colours(meta.game, view, meta.players)}
+            "colours": boards.colours(meta.game, view, meta.players),
+            "revealed": _revealed(meta, step, seats, summary, viewer),
+            "last": moves[step - 1] if moves and step else None}
+
+
+def _revealed(meta, step, seats, summary, viewer) -> list:
+    """(seat, its own part) of each seat in `seats` but the one drawn: what only it saw."""
+    if not seats or len(seats) == 1:
+        return []
+    shown = []
+    for seat in seats:
+        ctx = context(summary, seat)
+        part = boards.hand(meta.game, FRAMES.view(service(), meta, step, seat), ctx)
+        if part:
+            shown.append((seat, context(summary, None).name(seat), part))
+    return shown
 
 
 def _decision_words(game: str, decision: dict) -> str:
@@ -205,7 +250,8 @@ def _game(name):
 @blp.app_context_processor
 def navigation():
     """The header's links: the pages this app has (the arena's only when it is plugged in)."""
-    pages = [("Tournaments", "arena_web.tournaments"), ("Bot protocol", "arena_web.protocol")]
+    pages = [("Tournaments", "arena_web.tournaments"), ("Bots", "arena_web.bots_list"),
+             ("Bot protocol", "arena_web.protocol")]
     links = [(label, url_for(endpoint)) for label, endpoint in pages
              if endpoint in current_app.view_functions]
     if _has("openapi_swagger_ui"):
@@ -215,7 +261,15 @@ def navigation():
 
 @blp.app_template_filter("swatch")
 def swatch(cell):
-    """A (colour, label) cell as a coloured chip and its label; anything else as text."""
+    """A (colour, label) cell as a coloured chip (with the seat's number when the label names
+    one) and its label; anything else as text."""
     if isinstance(cell, tuple) and len(cell) == 2:
-        return Markup('<span class="chip" style="background:{}"></span>{}').format(*cell)
+        seat = SEAT_IN_LABEL.search(str(cell[1]))
+        return chip(cell[0], seat.group(1) if seat else "") + Markup(" ") + cell[1]
     return cell
+
+
+@blp.app_template_filter("chip")
+def seat_chip(colour, seat=""):
+    """A seat's colour chip with its number on it."""
+    return chip(colour, seat)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-IMPORT_NAMES = {"fakeredis[lua]": "fakeredis", "flask-smorest": "flask_smorest"}
+IMPORT_NAMES = {"fakeredis[lua]": "fakeredis", "flask-smorest": "flask_smorest",
+                "markdown-it-py": "markdown_it"}
 """Distribution names whose import name differs from the distribution's."""
 
 PLUGIN_FLAGS = {"pytest_xdist": "-n"}

@@ -110,6 +110,10 @@ def test_the_installed_service_plays_every_game_to_the_end(installed):
                            ("/games/dschunke/rules", "Dschunke"),
                            ("/static/web/match.js", "keydown"),
                            ("/static/arena/owner.js", "Authorization"),
+                           ("/static/web/replay.js", "perspective"),
+                           ("/v1/docs", "swagger-init.js"),   # the packaged docs assets too
+                           ("/v1/assets/swagger-ui/swagger-ui-bundle.js", "SwaggerUIBundle"),
+                           ("/v1/assets/redoc/redoc.standalone.js", "Redoc"),
                            ("/leaderboards/yunnan", "leaderboard")):
             with urllib.request.urlopen(site + path, timeout=30) as response:
                 assert mark in response.read().decode(), path

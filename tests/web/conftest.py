@@ -41,8 +41,10 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A fresh page (own cookies and storage) at a desktop size."""
-    context = browser.new_context(viewport={"width": 1500, "height": 1000})
+    """A fresh page (own cookies and storage) at a desktop size. It bypasses the pages'
+    Content-Security-Policy: Playwright evaluates a wait_for_function string with eval, which
+    script-src 'self' refuses; test_security.py checks the policy in contexts that keep it."""
+    context = browser.new_context(viewport={"width": 1500, "height": 1000}, bypass_csp=True)
     page = context.new_page()
     yield page
     context.close()

@@ -61,6 +61,22 @@ def test_tournament_leaderboard_and_bot_pages(site, page, bots, game):
     _until(lambda: requests.get(f"{site}/v1/leaderboards/{game}", timeout=10).json()["status"],
            lambda s: s["in_progress"] == 0 and s["finished_waiting"] == 0)
 
+    page.goto(f"{site}/")
+    page.get_by_role("link", name="Tournaments", exact=True).first.click()
+    row = page.locator("#tours tr", has_text=tid).inner_text()
+    winner = tour["standings"][0]["name"]
+    assert game in row and "finished" in row and "UTC" in row and row.rstrip().endswith(winner)
+    shot(page, f"tournaments-{game}")
+    page.get_by_role("link", name="Bots", exact=True).click()
+    for bot_id, name in zip(ids, (f"alpha-{game}", f"beta-{game}")):
+        bot_row = page.locator("#bots tr", has_text=name).inner_text()
+        rating = requests.get(f"{site}/v1/leaderboards/{game}", timeout=10).json()
+        ordinal = next(r["ordinal"] for r in rating["standings"] if r["entrant"] == bot_id)
+        assert f"{game}: {ordinal}" in bot_row and "active" in bot_row, bot_row
+    assert "127.0.0.1" not in page.locator("#bots").inner_text()   # no address, no secret
+    assert "bs_" not in page.content()
+    shot(page, f"bots-{game}")
+
     page.goto(f"{site}/tournaments/{tid}")
     assert "3 / 3" in page.locator("#progress").inner_text()
     assert page.locator("#standings tr").count() == 1 + 3
@@ -87,8 +103,15 @@ def test_tournament_leaderboard_and_bot_pages(site, page, bots, game):
 
 
 def test_unknown_arena_pages_are_404(site):
-    for path in ("/tournaments/t000", "/bots/b000", "/leaderboards/chess"):
-        assert requests.get(site + path, timeout=10).status_code == 404, path
+    """A browser gets an HTML page; the API's callers (and /v1 paths) the problem details."""
+    for path in ("/tournaments/t000", "/bots/b000", "/leaderboards/chess", "/nothing"):
+        answer = requests.get(site + path, timeout=10)
+        assert answer.status_code == 404, path
+        assert answer.json()["code"] == "http.not_found"
+        page = requests.get(site + path, timeout=10, headers={"Accept": "text/html,*/*;q=0.8"})
+        assert page.status_code == 404 and "<h1>Not found</h1>" in page.text, path
+    api = requests.get(site + "/v1/nothing", timeout=10, headers={"Accept": "text/html"})
+    assert api.status_code == 404 and api.json()["code"] == "http.not_found"
 
 
 def test_bot_protocol_page(site, page):

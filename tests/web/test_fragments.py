@@ -15,7 +15,8 @@ from tests.web.conftest import GAMES, PLAYERS
 
 
 def _svg(html: str) -> str:
-    return re.search(r"<svg.*</svg>", html, re.S).group(0)
+    """The board drawing (not a seat chip, also an <svg>)."""
+    return re.search(r'<svg[^>]*class="board".*?</svg>', html, re.S).group(0)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -84,11 +85,11 @@ def test_twins_of_a_running_match_show_no_board_until_all_are_over(client, app):
     for match_id in (done.meta.id, running.meta.id):
         for url in (f"/matches/{match_id}", f"/matches/{match_id}/board"):
             html = client.get(url).get_data(as_text=True)
-            assert 'id="withheld"' in html and "<svg" not in html, url
+            assert 'id="withheld"' in html and 'class="board"' not in html, url
         assert client.get(f"/matches/{match_id}/frame/3").status_code == 409
     seat0 = client.get(f"/matches/{running.meta.id}/board",
                        headers=auth(running.tokens[0])).get_data(as_text=True)
-    assert "<svg" in seat0 and 'id="hand"' in seat0  # a seat still sees its own view
+    assert 'class="board"' in seat0 and 'id="hand"' in seat0  # a seat still sees its own view
     for token in running.tokens.values():
         client.post(f"/v1/matches/{running.meta.id}/resign", headers=auth(token))
     wait_until(lambda: client.get(f"/v1/matches/{running.meta.id}").json["status"] != "active",
@@ -97,7 +98,7 @@ def test_twins_of_a_running_match_show_no_board_until_all_are_over(client, app):
     # before: a commit that failed would have shown the twins' boards), so it may lag a read
     wait_until(lambda: client.get(f"/matches/{done.meta.id}/frame/3").status_code == 200,
                timeout=10)
-    assert "<svg" in client.get(f"/matches/{done.meta.id}").get_data(as_text=True)
+    assert 'class="board"' in client.get(f"/matches/{done.meta.id}").get_data(as_text=True)
 
 
 def test_a_table_being_dealt_shows_a_notice_instead_of_a_board(client, app):
@@ -106,4 +107,4 @@ def test_a_table_being_dealt_shows_a_notice_instead_of_a_board(client, app):
     created = app.extensions["referee"].create("gops", ["remote"] * 2, chance="external")
     for url in (f"/matches/{created.meta.id}", f"/matches/{created.meta.id}/board"):
         html = client.get(url).get_data(as_text=True)
-        assert 'id="withheld"' in html and "being set up" in html and "<svg" not in html, url
+        assert 'id="withheld"' in html and "being set up" in html and 'class="board"' not in html, url

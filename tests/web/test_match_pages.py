@@ -121,9 +121,26 @@ def test_a_wrong_token_is_refused(site, page):
 def test_home_links_to_each_rules_summary(site, page, game):
     page.goto(site + "/")
     page.locator(f'a[href="/games/{game}/rules"]').click()
-    page.wait_for_selector("pre.rules")
-    assert len(page.locator("pre.rules").inner_text()) > 500
+    page.wait_for_selector("article.rules h2")
+    text = page.locator("article.rules").inner_text()
+    assert len(text) > 500 and "##" not in text and "**" not in text   # rendered Markdown
+    assert page.locator("article.rules table").count() >= 1 or "|" not in text   # tables drawn
+    entries = page.locator("#toc a")
+    assert entries.count() >= 3
+    target = entries.first.get_attribute("href")
+    entries.first.click()
+    assert page.locator(f"article.rules {target}").count() == 1   # each entry is a heading's id
     shot(page, f"rules-{game}")
+
+
+def test_rules_markdown_shows_raw_html_as_text():
+    """The Markdown's own HTML is never passed through: a <script> in it is text."""
+    from referee.web.rules_md import render
+
+    html, contents = render("## A <b>bold</b> idea\n\n<script>alert(1)</script>\n\n"
+                            "| a | b |\n|---|---|\n| 1 | 2 |\n")
+    assert "<script>" not in html and "&lt;script&gt;" in html and "<table>" in html
+    assert contents == [(2, "a-b-bold-b-idea", "A <b>bold</b> idea")]
 
 
 def test_api_docs_are_linked_from_home(site, page):

@@ -82,7 +82,7 @@ def _track(view: dict, ctx: Context, x, y) -> Markup:
             spaces = (tracks.get(name) or {}).get("spaces") or []
             space = spaces[r] if r < len(spaces) else ""
             parts.append(el("text", el("title", texts.get(space, "")), _action_short(space),
-                            x=rx + 28, y=y + 70 + 16 * k, font_size=10, text_anchor="middle",
+                            x=rx + 28, y=y + 70 + 16 * k, font_size=11, text_anchor="middle",
                             fill="#555"))
     for k, name in enumerate(rows):
         info = view["assistants"][name]
@@ -160,7 +160,7 @@ def _figures(view: dict, junk: str, x, y) -> Markup:
         label = entry[1] if isinstance(entry, tuple) else entry
         parts.append(el("path", d=f"M{x + 6},{y + 20 * k - 10} l6,12 h-12 z",
                         fill="#999", stroke="#222"))
-        parts.append(text(x + 16, y + 20 * k, label, size=10))
+        parts.append(text(x + 16, y + 20 * k, label, size=11))
     return Markup("").join(parts)
 
 
@@ -171,7 +171,7 @@ def _stacks(view: dict, x, y) -> Markup:
         parts.append(rect(sx, y + 24, 56, 76, fill="#e8e0f0", stroke="#555", rx=5))
         parts.append(text(sx + 28, y + 56, stack.get("size"), size=20, anchor="middle",
                           weight="bold"))
-        parts.append(text(sx + 28, y + 90, f"stack {k + 1}", size=10, anchor="middle"))
+        parts.append(text(sx + 28, y + 90, f"stack {k + 1}", size=11, anchor="middle"))
     return Markup("").join(parts)
 
 
@@ -208,7 +208,7 @@ def _poker(view: dict, ctx: Context, x, y, seats: list) -> Markup:
 
 def _legend(view: dict, ctx: Context, x, y, seats: list) -> Markup:
     names = view.get("colours") or []
-    entries = [(rect(0, 4, 20, 12, fill=c, stroke="#222"),
+    entries = [(token(10, 10, c, s, r=10, shape="square"),
                 f"{names[s] if s < len(names) else s}: {ctx.name(s)}") for s, c in enumerate(seats)]
     entries += [(rect(0, 4, 20, 12, fill="#ccc", stroke="#222"), "cargo strip (owner's colour)"),
                 (token(10, 10, "#ccc", "n", r=9, shape="square"), "visible crates of a seat"),

@@ -99,3 +99,14 @@ def legend(x, y, entries, width=900) -> Markup:
         parts.append(text(cx + 26, cy + 15, label, size=12))
         cx += span
     return Markup("").join(parts)
+
+
+def chip(fill: str, mark="") -> Markup:
+    """A seat's small colour chip for the pages' text, with its number on it (told apart
+    without colour); an SVG with presentation attributes, so no style attribute is needed."""
+    dark = fill not in (NAMED["white"], NAMED["yellow"], NAMED["lilac"], "#f4f4f4")
+    body = rect(0.5, 0.5, 15, 15, fill=fill, stroke="#222", rx=3)
+    label = text(8, 12, mark, size=11, anchor="middle", weight="bold",
+                 fill="#fff" if dark else "#111") if mark != "" else None
+    return el("svg", body, label, xmlns="http://www.w3.org/2000/svg", viewBox="0 0 16 16",
+              width=16, height=16, class_="chip", aria_hidden="true")

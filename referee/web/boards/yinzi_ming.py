@@ -41,8 +41,11 @@ def draw(view: dict, ctx: Context) -> Markup:
     shops_y = admin_y + 26 + 30 * len(view.get("admin") or {})
     parts += [_port(view, 660, 36), _register(view, ctx, 660, 214),
               _admin(view, ctx, 660, admin_y), _workshops(view, 660, shops_y)]
-    parts.append(_legend(view, ctx, 10, 730))
-    return svg(1150, max(790, shops_y + 130), *parts, title=_heading(view))
+    # the legend goes below the workshop list however long the register and Administration
+    # made the right column (at a game's end the list ran onto it)
+    legend_y = max(730, shops_y + 46 + 16 * 5 + 12)
+    parts.append(_legend(view, ctx, 10, legend_y))
+    return svg(1150, legend_y + 90, *parts, title=_heading(view))
 
 
 def _heading(view: dict) -> str:
@@ -81,16 +84,16 @@ def _field(view: dict, sid: str, x, y) -> Markup:
     mine = sid in view["map"].get("salt_mines", [])
     parts = [rect(x, y, CELL_W, CELL_H, fill=CROPS.get(field["crop"], "#eee"), stroke="#666",
                   rx=4, stroke_dasharray="4 2" if mine else None),
-             text(x + 4, y + 13, f"{sid} {words(field['crop'])}", size=10)]
+             text(x + 4, y + 13, f"{sid} {words(field['crop'])}", size=11)]
     if field.get("count"):
         parts.append(token(x + 14, y + 29, colour(field["owner"]), field["count"], r=10))
     if field.get("tile"):
-        parts.append(text(x + 4, y + 48, "+tile", size=9, weight="bold", fill="#7a4d00"))
+        parts.append(text(x + 4, y + 48, "+tile", size=11, weight="bold", fill="#7a4d00"))
     if field.get("workshop"):
         owner = (view["workshops"].get(field["workshop"]) or {}).get("owner")
         fill = colour(owner) if owner is not None else "#999"
         parts.append(rect(x + CELL_W - 30, y + 24, 28, 20, fill=fill, stroke="#222", rx=2))
-        parts.append(text(x + CELL_W - 16, y + 38, field["workshop"], size=9, anchor="middle",
+        parts.append(text(x + CELL_W - 16, y + 38, field["workshop"], size=11, anchor="middle",
                           fill="#fff", weight="bold"))
     return Markup("").join(parts)
 
@@ -154,7 +157,7 @@ def _two_lines(x, y, head: str, does: str, width: int) -> Markup:
     sentence stays in the tooltip)."""
     cut = does if len(does) <= width else does[:width - 1] + "…"
     return (text(x, y, head, size=11, weight="bold") +
-            el("text", el("title", does), cut, x=x, y=y + 14, font_size=10, fill="#444"))
+            el("text", el("title", does), cut, x=x, y=y + 14, font_size=11, fill="#444"))
 
 
 def _register(view: dict, ctx: Context, x, y) -> Markup:
@@ -195,22 +198,22 @@ def _workshops(view: dict, x, y) -> Markup:
     for k, (wid, shop) in enumerate(shops[:8]):  # two columns of four
         wx, wy = x + 8 + 240 * (k // 4), y + 46 + 16 * (k % 4)
         good = makes.get(wid, "?")
-        parts.append(token(wx, wy, colour(shop["owner"]), "", r=6, shape="square"))
-        parts.append(text(wx + 10, wy + 4, f"{wid} {words(good)} ← {words(inputs.get(good, '?'))}"
-                          f", level {shop['level']}, goods {shop['goods']}", size=10))
+        parts.append(token(wx, wy, colour(shop["owner"]), shop["owner"], r=7, shape="square"))
+        parts.append(text(wx + 11, wy + 4, f"{wid} {words(good)} ← {words(inputs.get(good, '?'))}"
+                          f", level {shop['level']}, goods {shop['goods']}", size=11))
     if len(shops) > 8:
-        parts.append(text(x + 8, y + 46 + 64, f"… and {len(shops) - 8} more", size=10))
+        parts.append(text(x + 8, y + 46 + 64, f"… and {len(shops) - 8} more", size=11))
     return Markup("").join(parts)
 
 
 def _legend(view: dict, ctx: Context, x, y) -> Markup:
-    entries = [(rect(0, 0, 20, 20, fill=colour(s), stroke="#222"), ctx.name(s))
-               for s in range(view.get("players", 0))]
+    entries = [(token(10, 10, colour(s), s, r=10, shape="square"), ctx.name(s))
+               for s in range(view.get("players", 0))]   # the seat's number: not colour alone
     entries += [(token(10, 10, "#ddd", "n", r=9), "Peasants on a Field"),
                 (rect(0, 2, 20, 16, fill="#999", stroke="#222"), "Workshop (owner's colour)"),
                 (rect(0, 0, 20, 20, fill="#eee", stroke="#666", stroke_dasharray="4 2"),
                  "Salt Mine"),
-                (text(0, 15, "+tile", size=9, weight="bold", fill="#7a4d00"),
+                (text(0, 15, "+tile", size=11, weight="bold", fill="#7a4d00"),
                  "a Crop tile on the Field"),
                 (token(10, 10, "#ddd", "P", r=9), "a sold Peasant on a market space"),
                 (token(10, 10, "#ddd", "M", r=9), "Merchant"),

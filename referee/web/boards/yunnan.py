@@ -105,7 +105,7 @@ def _province(view: dict, i: int, centre, income: dict) -> Markup:
     parts = [rect(x, y, BOX_W, BOX_H, fill="#fbf6ea", stroke="#8a6d3b", rx=8),
              text(x + 8, y + 18, head, size=14, weight="bold"),
              text(x + 8, y + 38, f"presents {view['presents'][i]} · teahouse", size=12)]
-    parts.append(token(x + 150, y + 33, colour(view, owner), "T", r=9, shape="house")
+    parts.append(token(x + 150, y + 33, colour(view, owner), mark(view, owner), r=9, shape="house")
                  if owner is not None else text(x + 142, y + 38, "—", size=12, fill="#888"))
     parts += [text(x + 8, y + 62, "traders", size=12),
               _pieces(view, x + 72, y + 58, lambda p: view["traders"][p][i], "circle"),
@@ -114,7 +114,7 @@ def _province(view: dict, i: int, centre, income: dict) -> Markup:
     horses = [p for p in range(view["n"]) if view["horse"][p] in (i, name)]
     if horses:
         parts.append(text(x + 8, y + 110, "horses", size=12))
-        parts += [token(x + 72 + 24 * k, y + 106, colour(view, p), "H", r=9)
+        parts += [token(x + 72 + 24 * k, y + 106, colour(view, p), mark(view, p), r=9)
                   for k, p in enumerate(horses)]
     return Markup("").join(parts)
 
@@ -208,7 +208,7 @@ def _legend(view: dict, ctx: Context, x, y) -> Markup:
     entries = []
     for p in participants(view):
         label = "Dúlì (automaton)" if p == view.get("duli") else f"P{p} = {ctx.name(p)}"
-        entries.append((rect(0, 0, 20, 20, fill=colour(view, p), stroke="#222"), label))
+        entries.append((token(10, 10, colour(view, p), mark(view, p), r=10, shape="square"), label))
     entries += [(circle(10, 10, 9, "#ddd"), "trader"), (rect(1, 1, 18, 18, fill="#ddd",
                                                              stroke="#222"), "trading post"),
                 (token(10, 12, "#ddd", "T", r=8, shape="house"), "teahouse"),

@@ -1,0 +1,57 @@
+"""Every page type at a phone's size (390x844) and a laptop's (1280x800): no horizontal page
+overflow, the board drawn across its column, the moves below the board on a phone (not over
+the seats table). Screenshots of each land in tests/web/screenshots/ (look at them)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.conftest import shot
+from tests.web.test_security import WATCH, _pages
+
+SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
+SMALLEST_TEXT = """() => {
+  const svg = document.querySelector("svg.board");
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return Math.min(...[...svg.querySelectorAll("text")].map(
+    (t) => parseFloat(t.getAttribute("font-size") || getComputedStyle(t).fontSize) * scale));
+}"""
+
+
+@pytest.fixture(scope="module")
+def pages(site):
+    """One match of each kind for the module's pages."""
+    return _pages(site)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_page_fits_the_width(site, browser, pages, size):
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.add_init_script(WATCH)
+    try:
+        for name, (path, ready) in pages.items():
+            page.goto(site + path)
+            page.wait_for_selector(ready)
+            page.wait_for_timeout(200)
+            shot(page, f"{size}-{name}")
+            if name in ("docs", "redoc"):  # the vendors' own layouts
+                continue
+            overflow = page.evaluate("document.documentElement.scrollWidth")
+            assert overflow <= width, (name, overflow)
+            board = page.locator("svg.board").first
+            if board.count() and size == "laptop":   # no board text under 11 px on a laptop
+                smallest = page.evaluate(SMALLEST_TEXT)
+                assert smallest >= 11, (name, smallest)
+            if board.count():
+                box, column = board.bounding_box(), page.locator(".boardcol").first.bounding_box()
+                assert box["width"] >= 0.9 * column["width"] - 4, (name, box, column)
+                if size == "phone":
+                    assert box["width"] >= 340, (name, box)
+                    moves = page.locator("aside").first.bounding_box()  # the list scrolls in it
+                    seats = page.locator("#seats").first.bounding_box()
+                    if moves and seats:  # stacked: the moves come after the seats table
+                        assert moves["y"] >= seats["y"] + seats["height"] - 1, (name, moves, seats)
+    finally:
+        context.close()
