@@ -38,7 +38,14 @@ def home():
              if endpoint in current_app.view_functions}
     docs = {"swagger": _has("openapi_swagger_ui"), "redoc": _has("openapi_redoc")}
     return render_template("web/home.html", games=games, playing=playing, recent=recent,
-                           links=links, docs=docs)
+                           links=links, docs=docs, bots=builtin_bots())
+
+
+def builtin_bots() -> list[str]:
+    """The seat kinds of the referee's own bots (`builtin:random`), for "Play against bots"."""
+    from referee.core.bots import BUILTIN_BOTS
+
+    return [f"builtin:{name}" for name in sorted(BUILTIN_BOTS)]
 
 
 def _has(endpoint_suffix: str) -> bool:
@@ -91,7 +98,7 @@ def seat_page(match_id):
     """A seat's own view: the page's script reads the token from the URL fragment."""
     meta, live = _load(match_id)
     summary = service().summary(meta, live, None)
-    return render_template("web/seat.html", m=summary)
+    return render_template("web/seat.html", m=summary, events=_events_url(match_id))
 
 
 @blp.get("/matches/<match_id>/board")
