@@ -19,14 +19,14 @@
   }
 
   // A refused token: forget it (a reload then asks for one), say so in red, ask again.
-  function refused(code, detail) {
+  function refused(code, detail, http) {
     sessionStorage.removeItem(key);
     token = null;
     seat.replaceChildren();
     controls.replaceChildren();
     $("play").hidden = true;
     $("tokenform").hidden = false;
-    status("This seat token was refused (" + code + "): " + detail +
+    status("This seat token was refused (" + http + " " + code + "): " + detail.replace(/\.?$/, ".") +
            " It is no longer saved in this tab; enter the right token to play.", true);
   }
 
@@ -52,7 +52,7 @@
     try {
       res = await fetch(seat.dataset.url, { headers: auth(), cache: "no-store" });
     } catch (err) { status("Connection lost, retrying…", true); await sleep(2000); again = true; return; }
-    if (res.status === 401 || res.status === 403) { const [c, d] = await problem(res); refused(c, d); return; }
+    if (res.status === 401 || res.status === 403) { const [c, d] = await problem(res); refused(c, d, res.status); return; }
     if (!res.ok) { const [c, d] = await problem(res); status("The service refused: " + c + " " + d, true); return; }
     const state = res.headers.get("X-Status"), version = res.headers.get("X-Version");
     seat.innerHTML = await res.text();
@@ -64,7 +64,7 @@
 
   async function drawControls() {
     const res = await fetch(seat.dataset.controls, { headers: auth(), cache: "no-store" });
-    if (res.status === 401 || res.status === 403) { const [c, d] = await problem(res); refused(c, d); return; }
+    if (res.status === 401 || res.status === 403) { const [c, d] = await problem(res); refused(c, d, res.status); return; }
     if (!res.ok) return;
     const c = await res.json();
     $("play").hidden = false;
@@ -81,6 +81,7 @@
     controls.replaceChildren(...parts);
     controls.dataset.version = c.version;
     controls.dataset.state = c.status !== "active" ? "over" : c.must_act ? "act" : "wait";
+    controls.dataset.kind = c.must_act ? c.decision.kind : "";
     controls.dataset.sealed = c.must_act && c.decision.sealed ? "true" : "false";
     $("jsonmove").hidden = !c.must_act;
     $("jsonform").dataset.version = c.version;
@@ -98,10 +99,13 @@
     const box = el("div", "group");
     box.dataset.type = g.type;
     box.append(el("h3", null, g.type.replace(/_/g, " ")));
-    const asForm = g.moves.length > 12 || (g.fields.length >= 2 && g.moves.length > 6);
+    const asForm = g.moves.length > 12 || (g.moves.length > 4 && (g.fields.length >= 2 || amounts(g)));
     box.append(asForm ? form(g, version) : buttons(g, version));
     return box;
   }
+
+  // A field that is a number (a bid's count, points): chosen from a list, not one button each.
+  const amounts = (g) => g.fields.some((f) => g.moves.every((m) => typeof m.move[f] === "number"));
 
   function buttons(g, version) {
     const list = el("div", "moves");
@@ -176,7 +180,7 @@
     } catch (err) { out.textContent = "The move was not sent: " + err; refresh(); return; }
     if (!res.ok) {
       const [c, d] = await problem(res);
-      if ((res.status === 401 || res.status === 403) && String(c).startsWith("auth.")) { refused(c, d); return; }
+      if ((res.status === 401 || res.status === 403) && String(c).startsWith("auth.")) { refused(c, d, res.status); return; }
       out.textContent = "Rejected: " + c + ": " + d;
       out.dataset.code = c;
     }
