@@ -43,7 +43,14 @@ def home():
              if endpoint in current_app.view_functions}
     docs = {"swagger": _has("openapi_swagger_ui"), "redoc": _has("openapi_redoc")}
     return render_template("web/home.html", games=games, playing=playing, recent=recent,
-                           links=links, docs=docs)
+                           links=links, docs=docs, bots=builtin_bots())
+
+
+def builtin_bots() -> list[str]:
+    """The seat kinds of the referee's own bots (`builtin:random`), for "Play against bots"."""
+    from referee.core.bots import BUILTIN_BOTS
+
+    return [f"builtin:{name}" for name in sorted(BUILTIN_BOTS)]
 
 
 def _has(endpoint_suffix: str) -> bool:
@@ -97,7 +104,7 @@ def seat_page(match_id):
     """A seat's own view: the page's script reads the token from the URL fragment."""
     meta, live = _load(match_id)
     summary = service().summary(meta, live, None)
-    return render_template("web/seat.html", m=summary)
+    return render_template("web/seat.html", m=summary, events=_events_url(match_id))
 
 
 @blp.get("/matches/<match_id>/board")
@@ -227,10 +234,7 @@ def _viewer(meta):
     token = header[7:].strip() if header.lower().startswith("bearer ") else ""
     if not token.startswith("st_"):  # no seat token (an account key is no seat): a spectator
         return None
-    try:
-        return service().seat_of(meta, token)
-    except RefereeError:
-        abort(403, "that is not a seat token of this match")
+    return service().seat_of(meta, token)  # not this match's: 403 auth.token_invalid
 
 
 def _load(match_id):

@@ -1,4 +1,4 @@
-// Live updates, replay stepping and a seat's own view for the match pages. Plain JS, no build.
+// Live updates and replay stepping for the match pages. Plain JS, no build.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -102,23 +102,5 @@
     if (current) current.scrollIntoView({ block: "nearest" });
     fromHash();
   }
-
-  // A seat's own view: the token comes from #token=… (or the form), stays in this tab's
-  // session storage, and is sent only as an Authorization header.
-  const seat = $("seatview");
-  if (seat) {
-    const key = "seat-token:" + location.pathname;
-    const open = (token) => {
-      sessionStorage.setItem(key, token);
-      history.replaceState(null, "", location.pathname);  // the token leaves the address bar
-      $("tokenform").hidden = true;
-      follow(seat.dataset.url, seat, { Authorization: "Bearer " + token },
-             (text) => { $("status").textContent = text; });
-    };
-    $("tokenform").onsubmit = (e) => { e.preventDefault(); open($("token").value.trim()); };
-    const m = /token=([^&]+)/.exec(location.hash);
-    const token = m ? decodeURIComponent(m[1]) : sessionStorage.getItem(key);
-    if (token) open(token);
-    window.addEventListener("hashchange", () => location.reload());  // a new #token=…
-  }
+  // A seat's own page has its own script (seat.js): its view, its controls, its moves.
 })();
