@@ -159,7 +159,7 @@ class Dschunke(KitGame):
     def standing(self, state):
         """The final-score formula applied now (cash, card and ship bonuses), to adjudicate a
         match stopped at its move cap."""
-        return [float(row["total"]) for row in scoring.breakdown(state)]
+        return [row["total"] for row in scoring.breakdown(state)]
 
     def view_schema(self, spectator=False):
         """The JSON Schema of a seat's view (spectator: of the spectator's), described."""
