@@ -111,6 +111,11 @@ class Game(ABC):
         """
         return None
 
+    def decision_kinds(self) -> list[dict]:
+        """Every decision kind a seat may be asked: `{kind, move_types, sealed, prompt, move}`,
+        `prompt` and `move` JSON Schemas (`referee.core.decisions`); [] when undescribed."""
+        return []
+
     def board(self) -> dict:
         """The printed material the engine uses: `{table: {"description": ..., "value": ...}}`.
 

@@ -139,6 +139,7 @@ import orjson
 from referee.core import suspend
 from referee.core.chance import CHANCE
 from referee.core.copying import json_copy
+from referee.core.decisions import describe_kinds
 from referee.core.errors import IllegalMove, InvalidState, NotYourTurn, UnexpectedMove
 from referee.core.game import Game
 from referee.core.schema import check_schema
@@ -244,6 +245,7 @@ class KitGame(Game):
     """A game declared into the kit: `spec`, `decisions`, `state_schema`, and the hooks."""
 
     decisions: tuple[DecisionKind, ...] = ()
+    prompt_schemas: dict = {}  # decision kind -> JSON Schema of its prompt (plain data)
     state_schema: dict | None = None
     _kinds: dict = {}
     _rules: dict = {}
@@ -263,6 +265,13 @@ class KitGame(Game):
     def prompt(self, state, seat: int, kind: str) -> dict:
         """JSON-able context for `seat`'s pending `kind` decision."""
         return {}
+
+    def decision_kinds(self) -> list[dict]:
+        """Every declared decision kind with its prompt schema (`prompt_schemas`) and move
+        schema (its rules' move types), built once."""
+        if "_described" not in self.__dict__:
+            self._described = describe_kinds(self, self.decisions, self.prompt_schemas)
+        return self._described
 
     def settle(self, state) -> None:
         """The automatic steps after every accepted move, on the private copy (default none)."""

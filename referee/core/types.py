@@ -40,7 +40,7 @@ class Termination(str, Enum):
 class Outcome:
     """The result of a finished match: a score and a rank (1 = best, ties share) per seat."""
 
-    scores: tuple[float, ...]
+    scores: tuple[int | float, ...]  # ints where the game counts points (all three do)
     ranks: tuple[int, ...]
     termination: Termination = Termination.RULES
     details: dict = field(default_factory=dict)

@@ -6,6 +6,7 @@ from referee.core import InvalidPlayers
 from referee.core.kit import LEGAL, DecisionKind, KitGame, Rule, no_check
 from referee.games.dschunke import (actions, described, flow, hidden, material, phase1, phase3,
                                     poker, scoring, setup, specials, state as state_mod, views)
+from referee.games.dschunke.prompts import PROMPTS
 from referee.games.dschunke.data import GOODS, MARKET, SCORING, is_open_card
 from referee.games.dschunke.spec import SPEC
 
@@ -69,6 +70,7 @@ class Dschunke(KitGame):
 
     spec = SPEC
     external_chance = True
+    prompt_schemas = PROMPTS
     decisions = (
         DecisionKind("place_merchant", (Rule("place_merchant", setup.check_place_merchant,
                                              setup.place_merchant, setup.merchant_candidates),)),
@@ -159,7 +161,7 @@ class Dschunke(KitGame):
     def standing(self, state):
         """The final-score formula applied now (cash, card and ship bonuses), to adjudicate a
         match stopped at its move cap."""
-        return [float(row["total"]) for row in scoring.breakdown(state)]
+        return [row["total"] for row in scoring.breakdown(state)]
 
     def view_schema(self, spectator=False):
         """The JSON Schema of a seat's view (spectator: of the spectator's), described."""

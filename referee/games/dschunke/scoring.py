@@ -40,5 +40,5 @@ def outcome(state: dict) -> Outcome:
     """Scores are totals; equal totals are ranked by goods cards kept, then shared."""
     rows = breakdown(state)
     keys = [(r["total"], r["goods_cards"]) for r in rows]
-    return Outcome(tuple(float(r["total"]) for r in rows), ranks_from_keys(keys),
+    return Outcome(tuple(r["total"] for r in rows), ranks_from_keys(keys),  # ints: one type
                    details={"breakdown": rows})

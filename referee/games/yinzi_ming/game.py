@@ -6,6 +6,7 @@ from referee.core.game import alike_but_you
 from referee.core.kit import DecisionKind, KitGame
 from referee.games.yinzi_ming import (board, bonus, commands, common, described, directives,
                                       scoring, setup, state, trade, views)
+from referee.games.yinzi_ming.prompts import PROMPTS
 from referee.games.yinzi_ming.spec import SPEC
 
 RULES = {**bonus.RULES, **directives.RULES, **commands.RULES, **trade.RULES, **common.RULES}
@@ -65,6 +66,7 @@ class YinziMing(KitGame):
 
     spec = SPEC
     external_chance = True  # every die roll and card drawn goes through referee.core.chance
+    prompt_schemas = PROMPTS
     decisions = (
         _kind("start_peasants", ("place_start",)),
         _kind("merchant", ("merchant",) + _EXCHANGES),

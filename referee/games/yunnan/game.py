@@ -7,6 +7,7 @@ from referee.core.game import alike_but_you
 from referee.core.kit import DecisionKind, KitGame, LEGAL, Rule, no_check, one
 from referee.games.yunnan import (bidding, build, described, flow, printed, resolution,
                                   scoring, state, travel, upkeep, views)
+from referee.games.yunnan.prompts import PROMPTS
 from referee.games.yunnan.data import PROVINCES
 from referee.games.yunnan.spec import SPEC
 
@@ -24,6 +25,7 @@ class Yunnan(KitGame):
     spec = SPEC
     external_chance = True  # the set-up order and Dúlì's cards go through referee.core.chance
     # The kinds are the state's `step`; each lists its move types in the order they are shown.
+    prompt_schemas = PROMPTS
     decisions = (
         DecisionKind("bid", (
             Rule("bid", bidding.check_bid, bidding.play_bid, bidding.bid_candidates, LEGAL),

@@ -34,6 +34,6 @@ def outcome(s) -> Outcome:
     parts = s["final"]
     seats = [p for p in s["grey"] if p < s["n"]]
     keys = [(parts[p]["total"], s["influence"][p], -seats.index(p)) for p in range(s["n"])]
-    return Outcome(tuple(float(parts[p]["total"]) for p in range(s["n"])),
+    return Outcome(tuple(parts[p]["total"] for p in range(s["n"])),  # ints, as the API
                    ranks_from_keys(keys),
                    details={"breakdown": parts, "turn_order": seats})

@@ -134,5 +134,7 @@ def test_standing_is_the_final_score_formula_applied_now():
     state = new(3, 1)
     state["seats"][1]["cash"] = 7
     visible = visible_table(state["junks"], 3)
-    assert GAME.standing(state) == [float(state["seats"][seat]["cash"] +
-                                          ship_bonus(visible, seat)) for seat in range(3)]
+    standing = GAME.standing(state)
+    assert standing == [state["seats"][seat]["cash"] + ship_bonus(visible, seat)
+                        for seat in range(3)]
+    assert all(type(points) is int for points in standing)  # whole points, never 36.0
