@@ -25,11 +25,15 @@ _STREAM_DOC = {
         "description": "An endless `text/event-stream` until the match ends: `event: version` "
                        "(id: the version; data: the match summary as the caller may see it, "
                        "the schema of GET /v1/matches/{id}), comments as heartbeats, and a "
-                       "final `event: over` (data: version, status, result).",
+                       "final `event: over` (data: version, status, result). A reader that "
+                       "missed more versions than the window (REFEREE_EVENT_WINDOW, 1000) "
+                       "gets `event: snapshot` instead of them (id: the current version; "
+                       "data: `skipped` {from, to}, `window`, and `match`, the current "
+                       "summary).",
         # the schema of one event as a client parses it (what schemathesis checks each against)
         "content": {"text/event-stream": {"schema": {
             "type": "object", "description": "one server-sent event",
-            "properties": {"event": {"type": "string", "enum": ["version", "over"]},
+            "properties": {"event": {"type": "string", "enum": ["version", "snapshot", "over"]},
                            "id": {"type": "string"}, "retry": {"type": "integer"},
                            "data": {"type": "string", "description": "a JSON object"}}}}},
     },
@@ -107,11 +111,13 @@ class Events(MethodView):
         holder sees its own hidden information with `Authorization: Bearer <seat token>`,
         or, from a browser's EventSource, with `?ticket=` from POST …/events/ticket (never
         the seat token itself in the URL). One `version` event per committed version, each
-        the summary of GET /v1/matches/{id} as the caller may see it; versions committed
-        faster than the stream is read are rebuilt from the log, so none is skipped. With
-        `Last-Event-ID: <version>` the stream resumes after that version: if more than one
-        version was missed, the first event is the current summary (the ones in between are
-        not sent). Ends with `event: over`; a comment every 15 s keeps an idle stream open.
+        the summary of GET /v1/matches/{id} as the caller may see it. With `Last-Event-ID:
+        <version>` the stream resumes after that version. Versions missed (committed faster
+        than the stream is read, or while the client was away) are rebuilt from the log and
+        sent in order, each once, as that caller may see them; when more were missed than
+        the window (REFEREE_EVENT_WINDOW, 1000 versions), one `event: snapshot` with the
+        current summary (and the skipped range) stands in for them. Ends with `event:
+        over`; a comment every 15 s keeps an idle stream open.
         Each stream counts against the caller's and the server's wait caps.
         """
         svc = service()
@@ -121,7 +127,8 @@ class Events(MethodView):
         slots = wait_slots()
         slots.acquire(caller)
         response = Response(stream_with_context(stream(svc, meta, viewer, after,
-                                                       svc.settings.heartbeat_seconds)),
+                                                       svc.settings.heartbeat_seconds,
+                                                       svc.settings.event_window)),
                             mimetype="text/event-stream",
                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         # the server closes the response however the stream ends (over, the client gone,

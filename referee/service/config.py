@@ -38,6 +38,7 @@ class Settings:
     waits_per_caller: int = _int("REFEREE_WAITS_PER_CALLER", defaults.WAITS_PER_CALLER)
     heartbeat_seconds: float = field(default_factory=lambda: float(
         os.environ.get("REFEREE_HEARTBEAT", defaults.HEARTBEAT_SECONDS)))
+    event_window: int = _int("REFEREE_EVENT_WINDOW", defaults.EVENT_WINDOW)
     embedded_workers: int = _int("REFEREE_EMBEDDED_WORKERS", defaults.EMBEDDED_WORKERS)
     inline_workers: int = _int("REFEREE_INLINE_WORKERS", 0)
     retention_days: float = field(default_factory=lambda: float(

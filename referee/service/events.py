@@ -1,12 +1,13 @@
 """A match as Server-Sent Events: one `version` event per committed version, then `over`.
 
 Each event's data is the match summary as its viewer may see it (MatchService.summary: the
-same redaction as GET /v1/matches/{id}), its `id` the version. When commits come faster than
-the stream reads them, the versions in between are rebuilt from the move log (the state the
-stream last showed, with the logged moves applied), so a reader sees every version once. A
-stream resumed with Last-Event-ID starts after that version: the next version as it was if
-it is the only one missed, otherwise the current summary (the versions in between are not
-sent; the event's id says where it stands). Idle streams get a comment every heartbeat.
+same redaction as GET /v1/matches/{id}, asked of it for every version sent, rebuilt ones
+too), its `id` the version. When commits come faster than the stream reads them, and when a
+stream is resumed with Last-Event-ID, the versions in between are rebuilt from the move log
+(missed.py), so a reader sees every version once, in order. More missed versions than the
+window (REFEREE_EVENT_WINDOW) give one `snapshot` event instead: `{"skipped": {"from", "to"},
+"window", "match": <the current summary>}`, its id the current version; the stream goes on
+from there. Idle streams get a comment every heartbeat.
 
 Seat tickets let a browser's EventSource (which cannot send headers) open a seat's stream
 without putting the seat token in a URL: a ticket names the match and seat, expires within
@@ -24,13 +25,11 @@ import time
 
 from referee.core.errors import RefereeError
 from referee.service import defaults
+from referee.service.missed import missed_versions
 from referee.service.store import Live, MatchMeta, MatchStatus
 
 RETRY_MS = 2000
 """How long a browser waits before reconnecting a dropped stream (the `retry:` field)."""
-MAX_REBUILD = 500
-"""Most skipped versions a live stream rebuilds from the log; a larger gap sends the current
-summary (a reader that far behind wants the present, not the history)."""
 
 
 class InvalidTicket(RefereeError):
@@ -47,9 +46,10 @@ def frame(event: str, data, event_id: int | None = None) -> str:
 
 
 def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
-           heartbeat: float):
+           heartbeat: float, window: int = defaults.EVENT_WINDOW):
     """The SSE text of match `meta` for `viewer` (a seat or None), from the version after
-    `after` (None: from the current one); ends after `over` (or when the match is gone)."""
+    `after` (None: from the current one); ends after `over` (or when the match is gone).
+    At most `window` missed versions are sent again; beyond it, one `snapshot`."""
     yield f"retry: {RETRY_MS}\n\n"
     shown: tuple[Live, int] | None = None     # the last version sent, and the log length then
     last_write = time.monotonic()
@@ -61,8 +61,8 @@ def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
                 if live is None:
                     return
                 if after is None or live.version > after:
-                    for version_live in _versions(service, meta, shown, live, log_length):
-                        yield _version_frame(service, meta, version_live, viewer)
+                    yield from _frames(service, meta, viewer, shown, after, live, log_length,
+                                       window)
                     after, shown, last_write = live.version, (live, log_length), time.monotonic()
                 if live.status != MatchStatus.ACTIVE:   # the result as the viewer may see it
                     result = service.summary(meta, live, viewer)["result"]
@@ -76,33 +76,26 @@ def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
                 last_write = time.monotonic()
 
 
+def _frames(service, meta: MatchMeta, viewer: int | None, shown, after: int | None,
+            live: Live, log_length: int, window: int):
+    """The events from the version after `after` (None: `live` alone) up to `live`: each
+    missed version, or a `snapshot` standing in for them (missed.py)."""
+    rebuilt = [] if after is None else missed_versions(service, meta, shown, after, live,
+                                                       log_length, window)
+    if rebuilt is None:
+        yield frame("snapshot", {"skipped": {"from": after + 1, "to": live.version - 1},
+                                 "window": window, "match": service.summary(meta, live, viewer)},
+                    live.version)
+        return
+    for version_live in [*rebuilt, live]:
+        yield _version_frame(service, meta, version_live, viewer)
+
+
 def _version_frame(service, meta: MatchMeta, live: Live, viewer: int | None) -> str:
     """The `version` event of `live` for `viewer`. Not cached across readers: what a viewer
     may see of a version can change after it was committed (a seed group's twins, a seed
     revealed), so each is asked of MatchService.summary when it is sent."""
     return frame("version", service.summary(meta, live, viewer), live.version)
-
-
-def _versions(service, meta: MatchMeta, shown, live: Live, log_length: int):
-    """The live records from the one after `shown` up to `live`: rebuilt from the log when
-    versions were skipped and the gap is small, else `live` alone."""
-    if shown is None or live.version - shown[0].version <= 1 or \
-            live.version - shown[0].version > MAX_REBUILD:
-        return [live]
-    before, before_length = shown
-    game = service.games.get(meta.game)
-    entries = service.store.log(meta.id, before_length)[:log_length - before_length]
-    by_version = {e["version"]: e for e in entries}
-    state = service.state(meta, before)
-    rebuilt = []
-    for version in range(before.version + 1, live.version):
-        entry = by_version.get(version - 1)   # a version without a move: a forfeit recorded
-        if entry is not None:
-            state = game.apply(state, entry["seat"], entry["move"])
-        rebuilt.append(Live(version=version, status=MatchStatus.ACTIVE.value,
-                            state=game.to_dict(state), pending=[],
-                            updated_at=entry["at"] if entry else before.updated_at))
-    return [*rebuilt, live]
 
 
 # -- seat tickets -------------------------------------------------------------------------

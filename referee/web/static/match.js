@@ -45,6 +45,7 @@
       busy = false;
     }
     source.addEventListener("version", redraw);
+    source.addEventListener("snapshot", redraw);  // missed versions past the window: the present
     source.addEventListener("over", () => { source.close(); redraw(); });
   }
 
