@@ -13,12 +13,12 @@ from flask.sessions import NullSession, SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import __version__
-from referee.api import chance, contract, events, games, guards, matches, meta, problems
+from referee.api import chance, checks, contract, events, games, guards, matches, meta, problems
 from referee.api.lifecycle import FOLLOWS_FLASK, AppHooks
 from referee.api.routing import RoutingMap
 from referee.service.described import view_schema
 
-BLUEPRINTS = [meta.blp, games.blp, matches.blp, chance.blp, events.blp]
+BLUEPRINTS = [meta.blp, games.blp, checks.blp, matches.blp, chance.blp, events.blp]
 SWAGGER_UI_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
 REDOC_CDN = "https://cdn.jsdelivr.net/npm/redoc@2/bundles/redoc.standalone.js"
 

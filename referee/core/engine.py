@@ -41,8 +41,10 @@ class MoveRecord:
 def start(game: Game, players: int, options: dict | None, seed: int, chance: str = INTERNAL):
     """Check the set-up and return (resolved options, initial state).
 
-    `chance`: INTERNAL draws from `seed`; EXTERNAL (games with `external_chance` only, else
-    ChanceUnsupported) takes outcomes as moves of the CHANCE seat (referee.core.chance)."""
+    `chance`: INTERNAL draws from `seed` (an int, or its decimal digits as records carry
+    it: JSON-safe, see referee.service.bigint); EXTERNAL (games with `external_chance` only,
+    else ChanceUnsupported) takes outcomes as moves of the CHANCE seat (referee.core.chance)."""
+    seed = int(seed) if seed is not None else seed
     if chance not in MODES:
         raise ChanceUnsupported(f"chance is one of {list(MODES)}, got {chance!r}")
     resolved = game.spec.resolve_options(options)
