@@ -9,7 +9,7 @@ a position reached after that many moves is over, adjudicated by the game's stan
 from __future__ import annotations
 
 from referee.core import engine, suspend
-from referee.core.chance import EXTERNAL, INTERNAL
+from referee.core.chance import EXTERNAL, INTERNAL, seat_to_json
 from referee.core.errors import ChanceUnsupported, NotYourTurn, RefereeError
 from referee.core.results import adjudicate
 from referee.service.defaults import MAX_MOVES
@@ -116,7 +116,8 @@ def seat_for(game, state, seat):
     decisions = game.pending(state)
     if len(decisions) == 1:
         return decisions[0].seat
-    raise NotYourTurn(f"give the move's seat: seats {[d.seat for d in decisions]} must act")
+    waiting = [seat_to_json(d.seat) for d in decisions]
+    raise NotYourTurn(f"give the move's seat: seats {waiting} must act", waiting_for=waiting)
 
 
 def brief(err: RefereeError, index, seat) -> dict:

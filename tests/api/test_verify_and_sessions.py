@@ -205,3 +205,13 @@ def test_sessions_are_bounded_per_caller(app):
     for item in made + [again.json]:
         client.delete(f"/v1/check-sessions/{item['id']}", environ_base=environ,
                       headers=auth(item["token"]))
+
+
+def test_the_chance_seat_is_named_chance_in_messages(client):
+    """A seat's move while the set-up waits for chance: the refusal names "chance", never -1."""
+    body = client.post("/v1/games/gops/check", json={
+        "players": 2, "chance": "external",
+        "moves": [{"seat": 0, "move": {"type": "bid", "card": 1}}]}).json
+    assert body["error"]["code"] == "turn.not_yours"
+    assert "'chance'" in body["error"]["message"] and "-1" not in body["error"]["message"]
+    assert body["error"]["details"]["waiting_for"] == ["chance"]
