@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from referee.core.rng import MAX_SEED
 from referee.service.defaults import TOURNAMENT
 from referee.service.schemas import MAX_OFFSET, MatchCreatedSchema
+from referee.service.bigint import SeedField
 from referee.service.seatfield import chance_mode
 
 ARENA_CHANCE = ("internal only: bots cannot deal for a table, so arena matches draw every "
@@ -94,8 +94,7 @@ class ArenaMatchCreateSchema(Schema):
     seats = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=16),
                         metadata={"description": "'bot:<id>', 'builtin:random' or 'remote'"})
     options = fields.Dict(load_default=dict)
-    seed = fields.Integer(load_default=None, allow_none=True,
-                          validate=validate.Range(min=0, max=MAX_SEED))
+    seed = SeedField(load_default=None, allow_none=True)
     limits = fields.Nested(LimitsSchema, load_default=dict)
     chance = chance_mode(ARENA_CHANCE, load_default="internal")
     rated = fields.Boolean(load_default=None, allow_none=True,
@@ -139,8 +138,7 @@ class TournamentCreateSchema(Schema):
                              validate=validate.OneOf(["rotations", "permutations"]),
                              metadata={"description": "round robin: each table in its cyclic "
                                                       "rotations, or in every seat order"})
-    seed = fields.Integer(load_default=None, allow_none=True,
-                          validate=validate.Range(min=0, max=MAX_SEED))
+    seed = SeedField(load_default=None, allow_none=True)
     options = fields.Dict(load_default=dict)
     limits = fields.Nested(LimitsSchema, load_default=dict)
     chance = chance_mode(ARENA_CHANCE, load_default="internal")
@@ -172,7 +170,7 @@ class TournamentSchema(Schema):
     players = fields.Integer()
     seeds_per_table = fields.Integer()
     seatings = fields.String()
-    seed = fields.Integer(allow_none=True, metadata={"description": "the seed the request "
+    seed = SeedField(allow_none=True, metadata={"description": "the seed the request "
                                                                     "gave, or null (the "
                                                                     "service's secret seeds)"})
     options = fields.Dict()

@@ -13,13 +13,13 @@ from flask.sessions import NullSession, SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import __version__
-from referee.api import (chance, contract, events, games, guards, headers, matches, meta,
+from referee.api import (chance, checks, contract, events, games, guards, headers, matches, meta,
                          problems)
 from referee.api.lifecycle import FOLLOWS_FLASK, AppHooks
 from referee.api.routing import RoutingMap
 from referee.service.described import view_schema
 
-BLUEPRINTS = [meta.blp, games.blp, matches.blp, chance.blp, events.blp]
+BLUEPRINTS = [meta.blp, games.blp, checks.blp, matches.blp, chance.blp, events.blp]
 ASSETS = "/v1/assets"
 """Where the app's own static files are served (referee/api/static): the packaged Swagger UI
 and ReDoc of /v1/docs and /v1/redoc (no CDN: the docs work offline), the favicon."""

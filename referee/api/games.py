@@ -7,12 +7,10 @@ from flask_smorest import Blueprint
 
 from referee.api.context import service
 from referee.service.access import ANYONE, requires
-from referee.service.schemas import (CheckRequestSchema, CheckResponseSchema, GameListSchema,
-                                 GameSchema, ProblemSchema)
-from referee.core import engine, suspend
-from referee.core.chance import EXTERNAL, INTERNAL
+from referee.service.checks import check_moves
+from referee.service.checkschemas import CheckRequestSchema, CheckResponseSchema
 from referee.service.described import describe
-from referee.core.errors import ChanceUnsupported, NotYourTurn, RefereeError
+from referee.service.schemas import GameListSchema, GameSchema, ProblemSchema
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="The games refereed here, and a stateless move check.")
@@ -55,7 +53,8 @@ class Check(MethodView):
     @blp.alt_response(404, schema=ProblemSchema, description="game.unknown")
     @blp.alt_response(422, schema=ProblemSchema,
                       description="options.invalid, players.invalid, request.invalid, "
-                                  "state.invalid, chance.unsupported")
+                                  "state.invalid, chance.unsupported, chance.seed_unused, "
+                                  "seed.commitment_mismatch")
     def post(self, body, game):
         """Check moves against the rules, without a match
 
@@ -70,83 +69,12 @@ class Check(MethodView):
         `{"type": "chance", "outcome": ...}`, where it happened; a pending chance decision
         lists the possible outcomes with their probabilities. Or `state`: a complete position
         (the state form, checked; a bad one is refused with the JSON path of its first bad
-        field), with the moves checked from there. Anyone may call it; it reveals nothing of
-        any match.
+        field), with the moves checked from there. `moves` may be a match's log entries as
+        `GET …/log` or the JSONL export give them (their `version`, `at`, `by` and other log
+        fields are ignored). A seed is a string of digits (or a number up to 2^53); with
+        `seed_commitment` (the match's commitment and salt) a seed that is not the match's is
+        422 seed.commitment_mismatch. After `max_moves` moves (default the match cap) the
+        position is over, adjudicated by the standing (`capped`), and a further move is
+        refused with check.move_cap. Anyone may call it; it reveals nothing of any match.
         """
         return check_moves(service().games.get(game), body)
-
-
-def check_moves(game, body: dict) -> dict:
-    """The stateless check: replay, stop at the first rejected move, describe the position."""
-    state = _starting_position(game, body)
-    version, report = 0, {"legal": True, "error": None, "candidate": None}
-    for index, item in enumerate(body["moves"]):
-        try:
-            seat = _seat_for(game, state, item["seat"])
-            state, _ = engine.play(game, state, version, seat, item["move"])
-            version += 1
-        except RefereeError as err:
-            report.update(legal=False, error=_brief(err, index, item["seat"]))
-            break
-    if report["legal"] and body["candidate"] is not None:
-        report["candidate"] = _check_candidate(game, state, version, body["candidate"])
-        report["legal"] = report["candidate"]["code"] is None
-    view_seat = body.get("view_seat")
-    if view_seat is not None and view_seat >= body["players"]:
-        raise RefereeError(f"view_seat {view_seat} is not a seat of a {body['players']}-seat "
-                           f"match (use -1 for the spectator)", code="request.invalid")
-    report.update(_position(game, state, view_seat), applied=version)
-    return report
-
-
-def _starting_position(game, body: dict):
-    """The set-up (from the seed, or waiting for chance), or the `state` given, checked."""
-    external = body["chance"] == EXTERNAL
-    if external and not game.external_chance:
-        raise ChanceUnsupported(f"{game.spec.name} does not support external chance yet",
-                                game=game.spec.name)
-    if body["state"] is not None:
-        data = body["state"]
-        if external and not suspend.is_external(data):
-            data = {**data, suspend.KEY: suspend.idle()}
-        return game.from_dict(data)
-    if body["chance"] == INTERNAL and body["seed"] is None:
-        raise RefereeError("give the seed (internal chance), or chance external with the "
-                           "chance moves in the log, or a state", code="request.invalid")
-    return engine.start(game, body["players"], body["options"], body["seed"] or 0,
-                        body["chance"])[1]
-
-
-def _check_candidate(game, state, version, item) -> dict:
-    try:
-        seat = _seat_for(game, state, item["seat"])
-        engine.play(game, state, version, seat, item["move"])
-    except RefereeError as err:
-        return _brief(err, None, item["seat"])
-    return {"index": None, "seat": seat, "code": None, "message": "legal"}
-
-
-def _seat_for(game, state, seat):
-    if seat is not None:
-        return seat
-    decisions = game.pending(state)
-    if len(decisions) == 1:
-        return decisions[0].seat
-    raise NotYourTurn(f"give the move's seat: seats {[d.seat for d in decisions]} must act")
-
-
-def _brief(err: RefereeError, index, seat) -> dict:
-    return {"index": index, "seat": seat, "code": err.code, "message": err.message,
-            **({"details": err.details} if err.details else {})}
-
-
-def _position(game, state, view_seat) -> dict:
-    decisions = game.pending(state)
-    outcome = game.outcome(state)
-    view = None
-    if view_seat is not None:
-        view = game.view(state, None if view_seat < 0 else view_seat)
-    return {"over": not decisions,
-            "pending": [{**d.to_dict(), "legal_moves": game.legal_moves(state, d.seat)}
-                        for d in decisions],
-            "outcome": outcome.to_dict() if outcome else None, "view": view}

@@ -63,6 +63,21 @@ CATALOGUE = {
     "chance.unsupported": "The game cannot (yet) take its chance from outside, or the chance "
                           "mode is unknown.",
     "chance.internal": "The match draws its chance from its seed: it takes no chance moves.",
+    "chance.seed_unused": "A seed was given with chance external, where the chance outcomes "
+                          "are moves: drop one of them.",
+    "seed.commitment_mismatch": "The seed given does not match the match's commitment and "
+                                "salt: it is not that match's seed (a JSON parser may have "
+                                "rounded it; seeds are strings).",
+    "check.move_cap": "A move after the check's move cap (max_moves): the position is over, "
+                      "adjudicated by the standing, as a match at its move cap.",
+    "record.invalid": "The body is not a match record as GET /v1/matches/{id}/log or its "
+                      "JSONL export give it.",
+    "session.not_found": "No check session with that id (it expired, was deleted, or never "
+                         "was).",
+    "session.token_invalid": "The request does not carry the check session's token "
+                             "(Authorization: Bearer <session token>).",
+    "session.too_many": "This caller already holds as many check sessions as one caller may "
+                        "(REFEREE_CHECK_SESSIONS_PER_CALLER); delete one or let it expire.",
     "auth.token_missing": "The request needs 'Authorization: Bearer <seat token>' (an account "
                           "key is not a seat token).",
     "auth.token_invalid": "The token is not a seat token of this match.",

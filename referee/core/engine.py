@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.core.chance import CHANCE, CHANCE_MOVE, EXTERNAL, INTERNAL, MODES, MOVE_TYPE
+from referee.core.chance import (CHANCE, CHANCE_MOVE, EXTERNAL, INTERNAL, MODES, MOVE_TYPE,
+                                 seat_to_json)
 from referee.core.errors import (ChanceUnsupported, MalformedMove, MatchOver, NotYourTurn,
                                  StaleVersion, UnexpectedMove)
 from referee.core.game import Game
@@ -41,8 +42,10 @@ class MoveRecord:
 def start(game: Game, players: int, options: dict | None, seed: int, chance: str = INTERNAL):
     """Check the set-up and return (resolved options, initial state).
 
-    `chance`: INTERNAL draws from `seed`; EXTERNAL (games with `external_chance` only, else
-    ChanceUnsupported) takes outcomes as moves of the CHANCE seat (referee.core.chance)."""
+    `chance`: INTERNAL draws from `seed` (an int, or its decimal digits as records carry
+    it: JSON-safe, see referee.service.bigint); EXTERNAL (games with `external_chance` only,
+    else ChanceUnsupported) takes outcomes as moves of the CHANCE seat (referee.core.chance)."""
+    seed = int(seed) if seed is not None else seed
     if chance not in MODES:
         raise ChanceUnsupported(f"chance is one of {list(MODES)}, got {chance!r}")
     resolved = game.spec.resolve_options(options)
@@ -95,9 +98,9 @@ def check_turn(game: Game, state, version: int, seat, expected_version=None) -> 
         raise MatchOver("the match is over; no more moves are taken")
     decision = next((d for d in decisions if d.seat == seat), None)
     if decision is None:
-        waiting = [d.seat for d in decisions]
-        raise NotYourTurn(f"seat {seat} has no decision pending; waiting for seats {waiting}",
-                          waiting_for=waiting)
+        waiting = [seat_to_json(d.seat) for d in decisions]   # the chance seat is "chance"
+        raise NotYourTurn(f"seat {seat_to_json(seat)} has no decision pending; waiting for "
+                          f"seats {waiting}", waiting_for=waiting)
     if expected_version is not None and expected_version != version:
         raise StaleVersion(f"the move was made against version {expected_version}, "
                            f"but the match is at version {version}",

@@ -137,7 +137,7 @@ from typing import Callable, Iterable
 import orjson
 
 from referee.core import suspend
-from referee.core.chance import CHANCE
+from referee.core.chance import CHANCE, seat_to_json
 from referee.core.copying import json_copy
 from referee.core.decisions import describe_kinds
 from referee.core.errors import IllegalMove, InvalidState, NotYourTurn, UnexpectedMove
@@ -374,7 +374,7 @@ class KitGame(Game):
         """The rule that judges `seat`'s `move` now; NotYourTurn/UnexpectedMove if none."""
         found = self._decision_of(state, seat)
         if found is None:  # the engine says so first; this guards direct calls
-            raise NotYourTurn(f"seat {seat} has no decision pending")
+            raise NotYourTurn(f"seat {seat_to_json(seat)} has no decision pending")
         kind, types = found
         move_type = move.get("type") if isinstance(move, dict) else None
         if move_type not in types:

@@ -65,6 +65,10 @@ MAX_MOVES = 10_000
 `move_cap`); the longest random playouts of the golden replays take under 1,500. A match's
 `max_moves` sets its own (MAX_MOVES_BOUNDS)."""
 MAX_MOVES_BOUNDS = (1, 1_000_000)
+CHECK_SESSION_TTL_S = 3600
+"""Seconds a check session lives after its last use (each move renews it)."""
+CHECK_SESSIONS_PER_CALLER = 20
+"""Check sessions one caller (API key, else address) may hold at once (session.too_many)."""
 REMOTE_MOVE_S = 86_400
 """Seconds a remote seat may take over one decision before it forfeits (seat.timeout); a
 match's `remote_move_s` sets its own (REMOTE_MOVE_S_BOUNDS)."""

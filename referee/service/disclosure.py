@@ -24,6 +24,7 @@ from referee.core import engine
 from referee.core.chance import CHANCE, NOBODY, seat_to_json
 from referee.service import fastjson
 from referee.service.errors import MatchNotFound
+from referee.service.bigint import seed_text
 from referee.service.seeds import FORMULA
 from referee.service.store import Live, MatchMeta, MatchStatus
 
@@ -105,7 +106,7 @@ def seed_record(meta, revealed: bool) -> dict:
     """The seed's commitment, and the seed and salt once revealed."""
     return {"commitment": meta.seed_commitment or None, "formula": FORMULA,
             "group": meta.seed_group or None, "revealed": revealed,
-            "seed": meta.seed if revealed else None,
+            "seed": seed_text(meta.seed) if revealed else None,
             "salt": (meta.seed_salt or None) if revealed else None}
 
 
@@ -255,7 +256,7 @@ class MatchReading:
         return {
             "match": meta.id, "game": meta.game, "rules_version": meta.rules_version,
             "players": meta.players, "options": meta.options, "chance": meta.chance,
-            "seed": meta.seed if revealed else None,
+            "seed": seed_text(meta.seed) if revealed else None,
             "seed_commitment": seed_record(meta, revealed),
             "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
             "labels": meta.labels, "limits": meta.limits, "created_at": meta.created_at,

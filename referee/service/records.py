@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from referee.service.bigint import seed_text
+
 
 def created_body(created, seed_chosen: bool) -> dict:
     """The answer to a match creation: id, version, seats, tokens (and the seed if chosen)."""
@@ -14,7 +16,7 @@ def created_body(created, seed_chosen: bool) -> dict:
             "seats": [{"seat": i, **s} for i, s in enumerate(meta.seats)],
             "chance": meta.chance}
     if seed_chosen:  # a seed the service drew stays secret until the match ends
-        data["seed"] = meta.seed
+        data["seed"] = seed_text(meta.seed)
     data["seed_commitment"] = {"commitment": meta.seed_commitment or None,
                                "group": meta.seed_group or None}
     return data

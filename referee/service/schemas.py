@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from referee.core.rng import MAX_SEED
+from referee.service.bigint import SeedField
 from referee.service.seatfield import SeatField, chance_mode
 from referee.service.defaults import (MAX_MOVES, MAX_MOVES_BOUNDS, REMOTE_MOVE_S,
                                       REMOTE_MOVE_S_BOUNDS)
@@ -74,44 +74,6 @@ class GameListSchema(_Open):
     games = fields.List(fields.Nested(GameSummarySchema))
 
 
-class SeatedMoveSchema(_Open):
-    seat = SeatField(load_default=None, allow_none=True,
-                     metadata={"description": "omit when exactly one seat must act; \"chance\" "
-                                              "for a chance outcome (external chance)"})
-    move = fields.Raw(required=True, metadata={"description": "a move object with a 'type'"})
-
-
-class CheckRequestSchema(_Open):
-    players = fields.Integer(required=True, metadata={"description": "seats at the table "
-                                                                     "(also with a state)"})
-    options = fields.Dict(load_default=dict, metadata={"description": "ignored with a state"})
-    seed = fields.Integer(load_default=None, allow_none=True,
-                          validate=validate.Range(min=0, max=MAX_SEED),
-                          metadata={"description": "the match seed: needed with internal "
-                                                   "chance and no state"})
-    chance = chance_mode("internal (default): random events come from the seed; external: "
-                         "they are moves of seat \"chance\" in `moves` (no seed needed)",
-                         load_default="internal")
-    state = fields.Dict(load_default=None, allow_none=True, metadata={
-        "description": "start from this position instead of the set-up: a complete state "
-                       "(the to_dict form, checked, refused with the JSON path of the first "
-                       "bad field); with chance external, chance is supplied from there on"})
-    moves = fields.List(fields.Nested(SeatedMoveSchema), load_default=list,
-                        validate=validate.Length(max=20_000))
-    candidate = fields.Nested(SeatedMoveSchema, load_default=None, allow_none=True)
-    view_seat = fields.Integer(load_default=None, allow_none=True,
-                               metadata={"description": "also return this seat's view "
-                                                        "(-1: the spectator's)"})
-
-
-class ProblemBriefSchema(_Open):
-    index = fields.Integer(allow_none=True)
-    seat = SeatField(allow_none=True)
-    code = fields.String()
-    message = fields.String()
-    details = fields.Dict()
-
-
 class DecisionSchema(_Open):
     seat = SeatField(metadata={"description": "the seat to decide (\"chance\": an outcome "
                                               "to supply; its prompt lists the outcomes with "
@@ -122,21 +84,6 @@ class DecisionSchema(_Open):
     prompt = fields.Dict()
 
 
-class PendingSchema(DecisionSchema):
-    legal_moves = fields.List(fields.Dict())
-
-
-class CheckResponseSchema(_Open):
-    legal = fields.Boolean(metadata={"description": "every move (and the candidate) is legal"})
-    applied = fields.Integer(metadata={"description": "moves applied before stopping"})
-    error = fields.Nested(ProblemBriefSchema, allow_none=True)
-    candidate = fields.Nested(ProblemBriefSchema, allow_none=True)
-    over = fields.Boolean()
-    pending = fields.List(fields.Nested(PendingSchema))
-    outcome = fields.Dict(allow_none=True)
-    view = fields.Dict(allow_none=True, metadata=VIEW_REF)
-
-
 # -- matches --------------------------------------------------------------------------------
 
 class MatchCreateSchema(_Open):
@@ -145,8 +92,9 @@ class MatchCreateSchema(_Open):
                         metadata={"description": "one per seat: 'remote', 'builtin:random', or "
                                                  "'bot:<id>' (a registered bot; unrated)"})
     options = fields.Dict(load_default=dict)
-    seed = fields.Integer(load_default=None, allow_none=True,
-                          validate=validate.Range(min=0, max=MAX_SEED))
+    seed = SeedField(load_default=None, allow_none=True,
+                     metadata={"description": "a string of digits (a number up to 2^53 is "
+                                              "read too); refused with external chance"})
     chance = chance_mode("internal (default), or external: a table refereed live, where the "
                          "creating organiser plays the chance seat (GET/POST "
                          "/v1/matches/{id}/chance); needs an organiser's key",
@@ -173,7 +121,7 @@ class MatchCreatedSchema(_Open):
     game = fields.String()
     rules_version = fields.String()
     version = fields.Integer()
-    seed = fields.Integer(metadata={"description": "returned only when the caller chose it"})
+    seed = SeedField(metadata={"description": "returned only when the caller chose it"})
     tokens = fields.Dict(keys=fields.String(), values=fields.String(),
                          metadata={"description": "seat number -> secret bearer token"})
     seats = fields.List(fields.Nested(SeatSchema))
@@ -287,7 +235,7 @@ class LogSchema(_Open):
     players = fields.Integer()
     options = fields.Dict()
     chance = fields.String(metadata={"description": "internal or external"})
-    seed = fields.Integer(allow_none=True, metadata={"description": "null until this match "
+    seed = SeedField(allow_none=True, metadata={"description": "null until this match "
                                                                     "and every match sharing its "
                                                                     "seed are over"})
     seed_commitment = fields.Nested(lambda: SeedCommitmentSchema())
@@ -303,11 +251,12 @@ class LogSchema(_Open):
 
 class SeedCommitmentSchema(_Open):
     commitment = fields.String(allow_none=True, metadata={
-        "description": "sha256 hex of f\"{seed}:{salt}\", published at creation"})
+        "description": "lowercase hex SHA-256 of the ASCII bytes <seed digits>:<salt>, "
+                       "published at creation (README, Fair seeds)"})
     formula = fields.String()
     group = fields.String(allow_none=True, metadata={"description": "matches sharing the seed"})
     revealed = fields.Boolean()
-    seed = fields.Integer(allow_none=True, metadata={"description": "null until revealed"})
+    seed = SeedField(allow_none=True, metadata={"description": "null until revealed"})
     salt = fields.String(allow_none=True, metadata={"description": "null until revealed"})
 
 

@@ -30,8 +30,9 @@ import secrets
 from referee.core.rng import MAX_SEED
 
 SECRET_ENV = "REFEREE_SEED_SECRET"
-FORMULA = 'sha256(f"{seed}:{salt}".encode("ascii")).hexdigest()'
-"""The commitment formula, as served beside each commitment."""
+FORMULA = 'lowercase hex SHA-256 of the ASCII bytes of seed + ":" + salt (seed: its decimal digits)'
+"""The commitment formula, as served beside each commitment, in no language's syntax (the
+README, "Fair seeds", gives it byte by byte; clients/protocol/commitment-vectors.json tests it)."""
 
 
 def commitment(seed: int, salt: str) -> str:

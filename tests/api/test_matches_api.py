@@ -127,7 +127,7 @@ def test_log_withholds_seed_and_hidden_moves_until_the_end(client):
     assert own["moves"][0]["move"] == {"type": "bid", "card": 2}
     play_out(client, mid, {0: t0, 1: t1})
     final = client.get(f"/v1/matches/{mid}/log").json
-    assert final["seed"] == 77 and final["status"] == "over"
+    assert final["seed"] == "77" and final["status"] == "over"
     assert final["moves"][0]["move"] == {"type": "bid", "card": 2}
     assert not any(m.get("hidden") for m in final["moves"])
 
@@ -139,7 +139,7 @@ def test_log_as_json_lines(client):
     response = client.get(f"/v1/matches/{body['id']}/log?format=jsonl")
     assert response.mimetype == "application/jsonl"
     lines = [json.loads(line) for line in response.data.decode().splitlines()]
-    assert lines[0]["type"] == "match" and lines[0]["seed"] == 5
+    assert lines[0]["type"] == "match" and lines[0]["seed"] == "5"
     assert lines[-1]["type"] == "result"
     moves = [line for line in lines if line["type"] == "move"]
     assert [m["version"] for m in moves] == list(range(len(moves)))

@@ -23,7 +23,7 @@ def test_referee_play_writes_the_service_log_format(tmp_path):
         a.stop(), b.stop()
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in out.read_text().splitlines()]
-    assert lines[0]["type"] == "match" and lines[0]["seed"] == 7 and lines[0]["game"] == "gops"
+    assert lines[0]["type"] == "match" and lines[0]["seed"] == "7" and lines[0]["game"] == "gops"
     assert lines[-1]["type"] == "result" and lines[-1]["termination"] == "rules"
     moves = [line for line in lines if line["type"] == "move"]
     assert [m["version"] for m in moves] == list(range(len(moves)))

@@ -227,4 +227,5 @@ def test_the_commitment_formula_is_the_documented_one():
     published = hashlib.sha256(f"12345:{salt}".encode("ascii")).hexdigest()
     assert commitment(12345, salt) == published and verify(published, 12345, salt)
     assert not verify(published, 12346, salt) and not verify(published, 12345, new_salt())
-    assert FORMULA == 'sha256(f"{seed}:{salt}".encode("ascii")).hexdigest()'
+    assert FORMULA == ('lowercase hex SHA-256 of the ASCII bytes of seed + ":" + salt '
+                       '(seed: its decimal digits)')

@@ -145,7 +145,7 @@ def test_a_running_tournament_leaks_no_seed_and_no_failure_detail(client, app, s
         assert not any(e.get("hidden") for e in log["moves"])
         assert any(e.get("failure", {}).get("error") for e in log["moves"])
         record = log["seed_commitment"]
-        assert record["revealed"] and record["seed"] == meta.seed
+        assert record["revealed"] and record["seed"] == str(meta.seed)
         assert commitment(record["seed"], record["salt"]) == published[match_id]
     assert client.get(f"/v1/tournaments/{tour['id']}").json["seed"] is None  # none was given
     wait_until(lambda: all(bot.paths().count("/end") == len(tour["matches"]) for bot in bots),

@@ -75,7 +75,7 @@ def test_an_aborted_rated_match_is_replayed_on_its_seed_and_rated(redis_settings
                    timeout=30)
         log = wait_until(lambda: (lg := client.get(f"/v1/matches/{first}/log").json)["seed"]
                          is not None and lg, timeout=10)
-        assert log["seed"] == created.meta.seed
+        assert log["seed"] == str(created.meta.seed)
         record = log["seed_commitment"]
         assert commitment(record["seed"], record["salt"]) == created.meta.seed_commitment
         status = wait_until(lambda: (s := arena.leaderboards.status("gops"))

@@ -48,7 +48,7 @@ def test_a_seat_plays_a_whole_match_against_builtin_bots(api):
     """create, match, matches, prompt, move (via Seat.play), log and its JSON Lines form."""
     created = api.create_match("gops", ["remote", "builtin:random", "builtin:random"],
                                options={"cards": 4}, seed=11)
-    assert created["seed"] == 11 and list(created["tokens"]) == ["0"]
+    assert created["seed"] == "11" and list(created["tokens"]) == ["0"]
     seat = api.seat(created["id"], created["tokens"]["0"])
     assert seat.match()["you"] == 0
     final = seat.play(lambda prompt: random.Random(prompt["version"]).choice(
@@ -57,7 +57,7 @@ def test_a_seat_plays_a_whole_match_against_builtin_bots(api):
     assert created["id"] in [m["id"] for m in api.matches(limit=100)["matches"]]
     assert api.matches(limit=1)["total"] >= 1
     log = seat.log()
-    assert log["seed"] == 11 and len(log["moves"]) == final["version"]
+    assert log["seed"] == "11" and len(log["moves"]) == final["version"]
     assert {m["seat"] for m in log["moves"]} == {0, 1, 2}
     lines = [json.loads(line) for line in api.log_jsonl(created["id"]).splitlines()]
     assert lines[0]["type"] == "match" and lines[-1]["type"] == "result"

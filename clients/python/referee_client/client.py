@@ -21,6 +21,12 @@ RATE_RETRIES = 3
 """Times a rate-limited request is sent again (each after its Retry-After) before it raises."""
 
 
+def _seed(seed) -> str | None:
+    """A seed as the service reads it safely from any client: a string of digits (seeds
+    reach 2^63; JSON numbers past 2^53 are refused)."""
+    return None if seed is None else str(int(seed))
+
+
 def _rate_wait(response) -> float | None:
     """Seconds to wait before sending a 429 rate.limited request again, or None."""
     if response.status_code != 429:
@@ -108,19 +114,43 @@ class Client:
         """One game: options, move vocabulary (JSON Schema + example per type), what it hides."""
         return self._get(f"/games/{name}")
 
-    def check(self, game: str, *, players: int, seed: int, moves=(), options=None,
+    def check(self, game: str, *, players: int, seed: int | str, moves=(), options=None,
               candidate=None, view_seat: int | None = None) -> dict:
-        """Stateless check: replay `moves` ({seat?, move} items) and describe the position."""
-        body = {"players": players, "seed": seed, "moves": list(moves), "options": options or {},
-                "candidate": candidate, "view_seat": view_seat}
+        """Stateless check: replay `moves` ({seat?, move} items, or log entries as they come)
+        and describe the position."""
+        body = {"players": players, "seed": _seed(seed), "moves": list(moves),
+                "options": options or {}, "candidate": candidate, "view_seat": view_seat}
         return self._post(f"/games/{game}/check", body)
+
+    def verify(self, record: dict | str) -> dict:
+        """Verify a match record (the log's JSON, or the JSONL export's text): legal, the
+        first bad index, whether its outcome and seed commitment match."""
+        return self._post("/verify", {"jsonl": record} if isinstance(record, str) else record)
+
+    def open_check_session(self, game: str, *, players: int, seed: int | str | None = None,
+                           chance: str = "internal", options=None, state=None) -> dict:
+        """A check session: its id, token and the pending decisions."""
+        body = {"game": game, "players": players, "seed": _seed(seed), "chance": chance,
+                "options": options or {}, "state": state}
+        return self._post("/check-sessions", body)
+
+    def session_move(self, session: dict, move: dict, seat: int | str | None = None) -> dict:
+        """Check one move in a check session (`session`: the open answer): the verdict and
+        the next decisions."""
+        return self._post(f"/check-sessions/{session['id']}/moves",
+                          {"seat": seat, "move": move}, token=session["token"])
+
+    def close_check_session(self, session: dict) -> None:
+        """Delete a check session."""
+        self.request("DELETE", f"/check-sessions/{session['id']}", token=session["token"])
 
     # -- matches ----------------------------------------------------------------------------
 
     def create_match(self, game: str, seats: list[str], *, options=None,
-                     seed: int | None = None) -> dict:
+                     seed: int | str | None = None) -> dict:
         """A match with `remote` and `builtin:<policy>` seats: id, version, seat tokens."""
-        body = {"game": game, "seats": list(seats), "options": options or {}, "seed": seed}
+        body = {"game": game, "seats": list(seats), "options": options or {},
+                "seed": _seed(seed)}
         return self._post("/matches", body)
 
     def matches(self, *, offset: int = 0, limit: int = 20) -> dict:
@@ -214,10 +244,11 @@ class Client:
         return self._get(f"/bots/{bot_id}")
 
     def create_arena_match(self, game: str, seats: list[str], *, options=None,
-                           seed: int | None = None, limits: dict | None = None,
+                           seed: int | str | None = None, limits: dict | None = None,
                            rated: bool | None = None) -> dict:
         """A match played by the workers: seats `bot:<id>`, `builtin:<policy>` or `remote`."""
-        body = {"game": game, "seats": list(seats), "options": options or {}, "seed": seed,
+        body = {"game": game, "seats": list(seats), "options": options or {},
+                "seed": _seed(seed),
                 "limits": limits or {}, "rated": rated}
         return self._post("/arena/matches", body)
 
@@ -227,6 +258,8 @@ class Client:
                           format: str = "round_robin", **params) -> dict:
         """Start a round robin or ladder; `params`: players, seeds_per_table, seed, options,
         limits, rated, concurrency, max_matches (see POST /v1/tournaments)."""
+        if params.get("seed") is not None:
+            params = {**params, "seed": _seed(params["seed"])}
         return self._post("/tournaments", {"game": game, "entrants": list(entrants),
                                            "format": format, **params})
 
