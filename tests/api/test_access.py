@@ -30,6 +30,12 @@ STRANGER = {
     ("POST", "/v1/matches/<match_id>/events/ticket"): (lambda t: None, 401,
                                                        "auth.token_missing"),
     ("POST", "/v1/games/<game>/check"): None,  # anyone: the stateless check is a read
+    ("POST", "/v1/verify"): None,  # anyone: a stateless check of a whole record
+    ("POST", "/v1/check-sessions"): None,  # anyone: it makes the caller's own session
+    # a session is used only with its own token (401 session.token_invalid otherwise):
+    # tests/api/test_verify_and_sessions.py
+    ("POST", "/v1/check-sessions/<session_id>/moves"): None,
+    ("DELETE", "/v1/check-sessions/<session_id>"): None,
     ("POST", "/v1/accounts"): (lambda t: {"name": "x"}, 403, "auth.organiser_only"),
     ("POST", "/v1/accounts/me/key"): None,  # acts on the caller's own account only
     ("POST", "/v1/bots"): (lambda t: {"url": t["bot_url"], "games": ["gops"]},

@@ -36,7 +36,9 @@ def _marker(request: dict) -> dict:
 def _stranger_reads(client, app, game: str, tour: dict, bot_ids: list) -> list[tuple]:
     """(url, status, text) of every GET a stranger can make, plus list and jsonl variants."""
     ids = {"game": [g.spec.name for g in GAMES], "match_id": tour["matches"],
-           "bot_id": bot_ids, "tid": [tour["id"]], "step": [0, 6]}  # step: replay frames
+           "bot_id": bot_ids, "tid": [tour["id"]], "step": [0, 6],   # step: replay frames
+           "session_id": ["cs-of-nobody"],   # a stranger has no session of the match's
+           "perspective": ["spectator", "all", "seat0", "seat1"]}   # replay frames: 409 now
     urls = stranger_get_urls(app, ids)
     urls += ["/v1/matches?limit=100"] + \
         [f"/v1/matches/{m}/log?format=jsonl" for m in tour["matches"]]

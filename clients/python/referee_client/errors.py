@@ -151,6 +151,19 @@ class RateLimitError(RefereeError):
         return value if isinstance(value, int) else None
 
 
+class CheckError(RefereeError):
+    """check.*, seed.*, record.*: a check, a verification or a record that cannot be checked
+    (check.move_cap, seed.commitment_mismatch, record.invalid)."""
+
+    family = "check"
+
+
+class SessionError(RefereeError):
+    """session.*: a check session that is not there, not yours, or one too many."""
+
+    family = "session"
+
+
 class ServerError(RefereeError):
     """server.*, or any 5xx without a problem body: a fault on the service's side."""
 
@@ -161,11 +174,12 @@ FAMILIES: dict[str, type[RefereeError]] = {
     cls.family: cls for cls in (MoveError, TurnError, MatchError, AuthError, AccountError,
                                 GameError, OptionsError, PlayersError, SeatsError, SeatError,
                                 LimitsError, StateError, ChanceError, RequestError, BotError,
-                                TournamentError, RateLimitError, WaitError,
-                                ServerError)
+                                TournamentError, RateLimitError, WaitError, CheckError,
+                                SessionError, ServerError)
 }
 FAMILIES["http"] = RequestError  # HTTP-level codes (http.not_found, ...) are request faults
 FAMILIES["quota"] = RateLimitError  # over a quota: wait, like a rate limit
+FAMILIES["seed"] = FAMILIES["record"] = CheckError   # what a check found of a record's seed
 
 
 def error_for(problem: dict, status: int | None = None) -> RefereeError:
