@@ -127,7 +127,7 @@ class TournamentCreateSchema(Schema):
     entrants = fields.List(fields.String(), required=True, validate=validate.Length(min=2, max=64),
                            metadata={"description": "bot ids, or builtin:random"})
     format = fields.String(load_default=TOURNAMENT["format"],
-                           validate=validate.OneOf(["round_robin", "ladder", "sprt"]),
+                           validate=validate.OneOf(["round_robin", "ladder", "sprt", "swiss"]),
                            metadata={"description": "sprt: entrants are [candidate, baseline]; "
                                                     "pairs of duplicate matches until the "
                                                     "test decides or max_matches are played"})
@@ -159,6 +159,10 @@ class TournamentCreateSchema(Schema):
                             metadata={"description": "sprt: who sits in the other seats, one "
                                                      "per seat (default: the baseline)"})
     sprt = fields.Nested(SprtSchema, load_default=None, allow_none=True)
+    rounds = fields.Integer(load_default=None, allow_none=True,
+                            validate=validate.Range(min=1, max=64),
+                            metadata={"description": "swiss: rounds (default: log base players "
+                                                     "of the entrants, rounded up, plus one)"})
 
 
 class TournamentSchema(Schema):
@@ -188,6 +192,11 @@ class TournamentSchema(Schema):
     progress = fields.Dict()
     standings = fields.List(fields.Dict())
     matches = fields.List(fields.String())
+    rounds = fields.Integer(metadata={"description": "swiss: rounds to play"})
+    round = fields.Integer(metadata={"description": "swiss: rounds seated so far"})
+    byes = fields.Dict(metadata={"description": "swiss: byes per entrant"})
+    swiss_standings = fields.List(fields.Dict(), metadata={
+        "description": "swiss: entrant, points, matches, byes, by points"})
     opponents = fields.List(fields.String())
     sprt = fields.Dict(metadata={"description": "sprt: elo0, elo1, alpha, beta"})
     sprt_state = fields.Dict(metadata={"description": "sprt: the test as it stands: result "

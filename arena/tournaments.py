@@ -5,6 +5,7 @@ in every seat rotation (or every seat order) on the same K seeds, so seat order 
 cancel out.
 Ladder: a matchmaker keeps `concurrency` matches running, always seating the entrants who
 have played least (ties broken by a draw from the tournament seed), until `max_matches`.
+Swiss: `rounds` rounds, each seating entrants of similar points together (arena/swiss.py).
 SPRT: is the candidate better than the baseline? Pairs of duplicate matches until a
 sequential test decides (arena/sprt_tour.py).
 
@@ -28,13 +29,13 @@ from arena.errors import InvalidTournament, TournamentNotFound, TournamentTooLar
 from arena.limits import resolve as resolve_limits
 from arena.leaderboard import result_record
 from arena.ratings import apply, standings
-from arena import sprt_tour
+from arena import sprt_tour, swiss
 from referee.core.errors import RefereeError
 from referee.core.rng import MAX_SEED, Rng
 from referee.service import defaults
 from referee.service.lease import Lease
 
-FORMATS = ("round_robin", "ladder", "sprt")
+FORMATS = ("round_robin", "ladder", "sprt", "swiss")
 
 
 def entrant_seat(entrant: str) -> str:
@@ -146,6 +147,10 @@ class Tournaments:
                 "concurrency": spec["concurrency"], "max_matches": spec["max_matches"],
                 "created_at": time.time(), "status": "running", "planned": 0,
                 "owner": spec.get("owner") or ""}  # issue 11: the creating account
+        if tour["format"] == "swiss":   # every round has the same number of tables
+            tour.update(round=0, byes={}, rounds=spec.get("rounds") or
+                        swiss.default_rounds(len(entrants), players))
+            tour["planned"] = tour["rounds"] * (len(entrants) // players)
         if tour["format"] == "sprt":   # its matches seat one entrant in several seats
             tour.update(rated=False, opponents=spec.get("opponents") or [],
                         sprt={**sprt_tour.SPRT_DEFAULTS, **(spec.get("sprt") or {})})
@@ -187,6 +192,13 @@ class Tournaments:
                 raise TournamentTooLarge(f"a ladder may run at most "
                                          f"{settings.ladder_max_matches} matches; max_matches "
                                          f"is {spec['max_matches']}")
+            return
+        if spec["format"] == "swiss":
+            rounds = spec.get("rounds") or swiss.default_rounds(len(entrants), players)
+            count = rounds * (len(entrants) // players)
+            if count > settings.tournament_max_matches:
+                raise TournamentTooLarge(f"this swiss would need {count} matches; the limit "
+                                         f"is {settings.tournament_max_matches}")
             return
         per_table = len(seatings_of(tuple(range(players)), spec["seatings"]))
         count = _comb(len(entrants), players) * spec["seeds_per_table"] * per_table
@@ -248,7 +260,9 @@ class Tournaments:
             if not held:
                 return 0
             tour = self._load(tid)
-            return self._fill_sprt(tour) if tour["format"] == "sprt" else self._fill_ladder(tour)
+            fill = {"sprt": self._fill_sprt, "swiss": self._fill_swiss}.get(tour["format"],
+                                                                           self._fill_ladder)
+            return fill(tour)
 
     def _fill_ladder(self, tour: dict) -> int:
         started = 0
@@ -282,6 +296,31 @@ class Tournaments:
             started += 2
         return started
 
+    def _fill_swiss(self, tour: dict) -> int:
+        """Swiss: once every match of the round is over, seat the next round."""
+        ids = self.match_ids(tour["id"])
+        if (tour["status"] != "running" or tour["round"] >= tour["rounds"]
+                or self.redis.scard(self._key(tour["id"], "done")) < len(ids)):
+            return 0
+        table = self._swiss_table(tour, ids)
+        rng, seed = self._ladder_draws(tour, len(ids))
+        tables, byes = swiss.plan_round(tour["entrants"], tour["players"], table, rng,
+                                        tour["round"])
+        byes_now = {**tour["byes"], **{e: tour["byes"].get(e, 0) + 1 for e in byes}}
+        self._update(tour["id"], round=tour["round"] + 1, byes=byes_now)
+        for number, seats in enumerate(tables):
+            seed = self._ladder_draws(tour, len(ids) + number)[1]
+            self._create_match(tour, len(ids) + number, {"entrants": seats, "seed": seed,
+                                                          "table": number})
+        return len(tables)
+
+    def _swiss_table(self, tour: dict, ids: list[str]) -> dict:
+        """Points, matches and byes per entrant from the finished matches' ranks."""
+        raws = self.redis.hmget(self._key(tour["id"], "ranks"), ids) if ids else []
+        played = [{"entrants": self.entrants_of(m), "ranks": json.loads(raw)}
+                  for m, raw in zip(ids, raws) if raw is not None]
+        return swiss.tally(tour["entrants"], played, tour.get("byes") or {})
+
     def sprt_state(self, tour: dict) -> dict:
         """The test as it stands: the pairs scored, and the verdict (None while undecided)."""
         ids = self.match_ids(tour["id"])
@@ -308,11 +347,12 @@ class Tournaments:
             pipe.hset(self._key(tid, "ranks"), match_id, json.dumps(live.result["ranks"]))
         pipe.execute()
         tour = self._load(tid)
-        if tour["format"] in ("ladder", "sprt"):
+        if tour["format"] in ("ladder", "sprt", "swiss"):
             self.matchmake(tid)
             tour = self._load(tid)
         done = self.redis.scard(self._key(tid, "done"))
-        total = tour["planned"] if tour["format"] == "round_robin" else tour["max_matches"]
+        total = tour["planned"] if tour["format"] in ("round_robin", "swiss") else \
+            tour["max_matches"]
         if tour["format"] == "sprt":
             total = len(self.match_ids(tid)) if self._sprt_over(tour) else total + 1
         if done >= total and tour["status"] == "running":
@@ -359,8 +399,11 @@ class Tournaments:
         table = standings(self._table(tid, ids, done))
         for row in table:
             row["name"] = self.arena.entrant_name(row["entrant"])
-        total = tour["planned"] if tour["format"] == "round_robin" else tour["max_matches"]
+        total = tour["planned"] if tour["format"] in ("round_robin", "swiss") else \
+            tour["max_matches"]
         extra = {"sprt_state": self.sprt_state(tour)} if tour["format"] == "sprt" else {}
+        if tour["format"] == "swiss":
+            extra = {"swiss_standings": swiss.standings(self._swiss_table(tour, ids))}
         return {**tour, "progress": {"matches": len(ids), "finished": len(done), "total": total},
                 "standings": table, "matches": ids, **extra}
 
