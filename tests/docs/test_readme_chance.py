@@ -6,18 +6,14 @@ gops ($GAME, which the blocks read, as $REFEREE points them at this test's servi
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
 from referee.games import GAMES
 from tests.docs.test_readme import README, section_block, shell_blocks, shell_env
-from tests.support.http import free_port, stop_process, wait_for_http
 
-REFEREE = os.path.join(os.path.dirname(sys.executable), "referee")
 HEADING = "## Chance from outside"
 DEFAULT_GAME = "yinzi-ming"
 
@@ -27,22 +23,6 @@ def _game_env() -> dict:
     if GAMES.get(DEFAULT_GAME).external_chance:
         return {}
     return {"GAME": "gops"}
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """A `referee serve` on the embedded store (keyless local requests: the local organiser)."""
-    port = free_port()
-    service = subprocess.Popen([REFEREE, "serve", "--port", str(port)],
-                               cwd=tmp_path_factory.mktemp("serve"),
-                               env={**os.environ, "REDIS_URL": ""}, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_http(f"{url}/v1/health", timeout=60, proc=service)
-        yield url
-    finally:
-        stop_process(service)
 
 
 def run_block(index: int, url: str) -> list[dict]:

@@ -6,7 +6,6 @@ through a check session, dealing its chance."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -15,9 +14,7 @@ import sys
 import pytest
 
 from tests.docs.test_readme import README, section_block, shell_env
-from tests.support.http import free_port, stop_process, wait_for_http
 
-REFEREE = os.path.join(os.path.dirname(sys.executable), "referee")
 HEADING = "## Checking records, and games move by move"
 
 
@@ -25,22 +22,6 @@ def block(language: str) -> str:
     """The section's first ```<language> block."""
     section = README[README.index(HEADING):]
     return re.findall(rf"^```{language}\n(.*?)^```", section, re.MULTILINE | re.DOTALL)[0]
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """A `referee serve` on the embedded store."""
-    port = free_port()
-    service = subprocess.Popen([REFEREE, "serve", "--port", str(port)],
-                               cwd=tmp_path_factory.mktemp("serve"),
-                               env={**os.environ, "REDIS_URL": ""}, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_http(f"{url}/v1/health", timeout=60, proc=service)
-        yield url
-    finally:
-        stop_process(service)
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
@@ -56,8 +37,12 @@ def test_the_curl_block_verifies_a_finished_match(served, tmp_path):
     assert header["seed"] == "7374513755567299596"
 
 
-def _steps(output: str) -> list[dict]:
-    return [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+def _assert_twelve_steps(done) -> None:
+    """The block ran and printed twelve legal steps, versions 1-12, the first by chance."""
+    assert done.returncode == 0, done.stdout + done.stderr
+    steps = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert [s["version"] for s in steps] == list(range(1, 13)) and all(s["legal"] for s in steps)
+    assert steps[0]["seat"] == "chance"
 
 
 def test_the_python_block_steps_a_session(served, tmp_path):
@@ -65,10 +50,7 @@ def test_the_python_block_steps_a_session(served, tmp_path):
     done = subprocess.run([sys.executable, "-c", block("python")], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120,
                           env=shell_env(REFEREE=served))
-    assert done.returncode == 0, done.stdout + done.stderr
-    steps = _steps(done.stdout)
-    assert [s["version"] for s in steps] == list(range(1, 13)) and all(s["legal"] for s in steps)
-    assert steps[0]["seat"] == "chance"
+    _assert_twelve_steps(done)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
@@ -79,7 +61,4 @@ def test_the_javascript_block_steps_a_session(served, tmp_path):
     done = subprocess.run([shutil.which("node"), str(script)], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120,
                           env=shell_env(REFEREE=served))
-    assert done.returncode == 0, done.stdout + done.stderr
-    steps = _steps(done.stdout)
-    assert [s["version"] for s in steps] == list(range(1, 13)) and all(s["legal"] for s in steps)
-    assert steps[0]["seat"] == "chance"
+    _assert_twelve_steps(done)
