@@ -130,6 +130,18 @@ def estimate(tally: Tally) -> dict:
                                                             _rounded(elo_of(high))]}
 
 
+def summary(tally: Tally, hypotheses: Hypotheses) -> dict:
+    """The test as it stands: `result` ('accepted', 'rejected', or None while undecided), the
+    tally, the LLR and its bounds, the hypotheses, the score and Elo with their intervals."""
+    lower, upper = hypotheses.bounds()
+    return {"result": decide(tally, hypotheses), "pairs": tally.pairs, "wins": tally.wins,
+            "draws": tally.draws, "losses": tally.losses,
+            "llr": round(llr(tally, hypotheses), 3),
+            "bounds": [round(lower, 3), round(upper, 3)],
+            "elo0": hypotheses.elo0, "elo1": hypotheses.elo1, "alpha": hypotheses.alpha,
+            "beta": hypotheses.beta, **estimate(tally)}
+
+
 def _rounded(value: float) -> float | None:
     return None if math.isinf(value) else round(value, 1)
 

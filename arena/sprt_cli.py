@@ -9,7 +9,7 @@ import sys
 
 from arena.cli import _enter, _limits, _report_failures
 from arena.local import _Local
-from arena.sprt import Hypotheses, llr
+from arena.sprt import Hypotheses
 from arena.sprt_run import Sprt
 from arena.tournaments import table_size
 from referee.service.defaults import MATCH_LIMITS
@@ -54,9 +54,8 @@ def bar(value: float, lower: float, upper: float) -> str:
 
 def progress_line(run: Sprt) -> str:
     """One line after a pair: matches played, W-D-L, the LLR on its bar, the score."""
-    lower, upper = run.hypotheses.bounds()
-    value = llr(run.tally, run.hypotheses)
     shown = run.result()
+    value, (lower, upper) = shown["llr"], shown["bounds"]
     score = (f"score {shown['score']:.3f} [{shown['interval'][0]:.3f}, "
              f"{shown['interval'][1]:.3f}]")
     return (f"{len(run.match_ids):>{len(str(run.max_matches))}}/{run.max_matches} matches  "

@@ -13,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from arena.offline import run_to_end
-from arena.sprt import (Hypotheses, Tally, decide, estimate, llr, pair_outcome, pair_seats,
-                        pair_seed)
+from arena.sprt import Hypotheses, Tally, decide, pair_outcome, pair_seats, pair_seed, summary
 
 
 @dataclass
@@ -78,16 +77,9 @@ class Sprt:
         return result["ranks"][seat]
 
     def result(self) -> dict:
-        """The verdict, the pairs' tally, the LLR and its bounds, the score and Elo with
-        their 95 % intervals."""
-        lower, upper = self.hypotheses.bounds()
-        verdict = self.state() or "inconclusive"
-        return {"result": verdict, "game": self.game, "players": self.players,
-                "pairs": self.tally.pairs, "matches": len(self.match_ids),
-                "max_matches": self.max_matches, "wins": self.tally.wins,
-                "draws": self.tally.draws, "losses": self.tally.losses,
-                "llr": round(llr(self.tally, self.hypotheses), 3),
-                "bounds": [round(lower, 3), round(upper, 3)],
-                "elo0": self.hypotheses.elo0, "elo1": self.hypotheses.elo1,
-                "alpha": self.hypotheses.alpha, "beta": self.hypotheses.beta,
-                "forfeits": self.forfeits, **estimate(self.tally)}
+        """The verdict ('inconclusive' when undecided), the pairs' tally, the LLR and its
+        bounds, the score and Elo with their 95 % intervals, what was played."""
+        shown = summary(self.tally, self.hypotheses)
+        return {**shown, "result": shown["result"] or "inconclusive", "game": self.game,
+                "players": self.players, "matches": len(self.match_ids),
+                "max_matches": self.max_matches, "forfeits": self.forfeits}

@@ -13,7 +13,7 @@ up to `concurrency` pairs run at once. The tournament finishes when the test dec
 from __future__ import annotations
 
 from arena.errors import InvalidTournament
-from arena.sprt import Hypotheses, Tally, pair_outcome, pair_seats, pair_seed
+from arena.sprt import Hypotheses, Tally, pair_outcome, pair_seats, pair_seed, summary
 from referee.core.rng import MAX_SEED
 
 SPRT_DEFAULTS = {"elo0": 0.0, "elo1": 10.0, "alpha": 0.05, "beta": 0.05}
@@ -62,27 +62,14 @@ def tally(tour: dict, ids: list[str], results: list[dict | None]) -> Tally:
         if a is None or b is None:
             break
         seat = first // 2 % tour["players"]
-        scored = scored.add(pair_outcome(_rank(a, seat), _rank(b, seat)))
+        scored = scored.add(pair_outcome(a["ranks"][seat], b["ranks"][seat]))
     return scored
 
 
-def _rank(record: dict, seat: int) -> int:
-    return record["ranks"][seat]
-
-
 def state(tour: dict, ids: list[str], results: list[dict | None]) -> dict:
-    """The test as it stands (arena/sprt_run.Sprt.result's fields): the verdict `result` is
-    None while it runs undecided, 'inconclusive' once over undecided."""
-    from arena.sprt import decide, estimate, llr
-
-    hypotheses = hypotheses_of(tour)
-    scored = tally(tour, ids, results)
-    verdict = decide(scored, hypotheses)
-    if verdict is None and tour["status"] != "running":
-        verdict = "inconclusive"
-    lower, upper = hypotheses.bounds()
-    return {"result": verdict, "pairs": scored.pairs, "wins": scored.wins,
-            "draws": scored.draws, "losses": scored.losses,
-            "llr": round(llr(scored, hypotheses), 3), "bounds": [round(lower, 3),
-                                                                 round(upper, 3)],
-            **hypotheses.__dict__, **estimate(scored)}
+    """The test as it stands (arena/sprt.summary): the verdict `result` is None while it runs
+    undecided, 'inconclusive' once over undecided."""
+    shown = summary(tally(tour, ids, results), hypotheses_of(tour))
+    if shown["result"] is None and tour["status"] != "running":
+        shown["result"] = "inconclusive"
+    return shown

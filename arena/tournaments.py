@@ -339,10 +339,11 @@ class Tournaments:
     def match_finished(self, tid: str, match_id: str) -> None:
         """Note a finished match and its result (the standings read that, not the match);
         top up a ladder; close a finished round robin."""
+        meta, live = self.arena.service.load(match_id)   # once, for the record and the ranks
+        record = result_record(meta, live, self.entrants_of(match_id))
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(self._key(tid, "results"), match_id, json.dumps(self.result_of(match_id)))
+        pipe.hset(self._key(tid, "results"), match_id, json.dumps(record))
         pipe.sadd(self._key(tid, "done"), match_id)
-        live = self.arena.service.store.live(match_id)
         if live.result:   # the ranks alone: an sprt's matches are not rateable records
             pipe.hset(self._key(tid, "ranks"), match_id, json.dumps(live.result["ranks"]))
         pipe.execute()
