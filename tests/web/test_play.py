@@ -11,6 +11,7 @@ import re
 
 import pytest
 import requests
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import create, shot
 
@@ -69,10 +70,16 @@ def test_play_a_whole_dschunke_match_by_clicking(site, sized):
             assert "only you see" in now["note"]
             if sealed == 1:
                 shot(page, f"play-dschunke-bid-{size}")
-        plays = page.locator("#controls .play")
+        plays = page.locator("#controls .play:enabled")
+        if plays.count() == 0:   # the page is redrawing after the bots moved: look again
+            continue
         choice = plays.nth(rng.randrange(plays.count()))
-        forms += choice.get_attribute("type") != "button"
-        choice.click()
+        is_form = choice.get_attribute("type") != "button"
+        try:
+            choice.click(timeout=5000)
+        except PlaywrightTimeout:   # redrawn (disabled, then replaced) under the click
+            continue
+        forms += is_form
         clicks += 1
         page.wait_for_function(f"{STATE}.version !== '{version}' || "
                                "document.querySelector('#rejection').textContent !== ''")
