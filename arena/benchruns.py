@@ -21,12 +21,12 @@ from urllib.parse import urlsplit
 import redis.connection   # binds `redis` too (redis.Redis below)
 
 from arena.benchbot import bench_move
-from arena.plugin import arena_plugin
+from arena.parts import arena_parts
 from arena.service import Arena
 from referee.core import engine
-from referee.root import build_service
 from referee.service import defaults, runner, scripts
 from referee.service.config import Settings
+from referee.service.context import assemble
 from referee.service.drivers import Choice, Turn
 from referee.service.errors import InvalidSeats
 from referee.service.plugins import Plugin
@@ -104,8 +104,8 @@ def make_arena(redis_url: str | None, queued: bool = False, queue: str | None = 
     settings = Settings(redis_url=redis_url, key_prefix=f"bench-{uuid.uuid4().hex[:8]}",
                         **({"queue_name": queue} if queue else {}))
     bench = Plugin(name="bench", drivers=lambda store, settings: {"bench": BenchDriver()})
-    plugins = [arena_plugin(inline=True, loopback=True), bench]
-    return build_service(settings, plugins, queued).extensions["arena"]
+    plugins = [arena_parts(inline=True, loopback=True), bench]
+    return assemble(settings, plugins, queued).extensions["arena"]
 
 
 def cleanup(arena: Arena) -> None:

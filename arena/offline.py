@@ -13,11 +13,11 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.plugin import arena_plugin
+from arena.parts import arena_parts
 from arena.service import Arena
-from referee.root import build_service
 from referee.service import runner
 from referee.service.config import Settings
+from referee.service.context import assemble
 from referee.service.drivers import split_kind
 from referee.service.plugins import Plugin, ServiceHooks
 from referee.service.store import MatchStatus
@@ -39,8 +39,8 @@ def offline_arena(plugins=None) -> Arena:
     """An arena over a fresh in-process store; nothing is queued, everything runs inline
     (`plugins`: more plug-ins beside the arena, e.g. the in-process function seats)."""
     settings = Settings(redis_url=None, key_prefix=f"offline-{uuid.uuid4().hex[:8]}")
-    service = build_service(settings, [arena_plugin(inline=True, loopback=True),
-                                       COMMITS_PLUGIN, *(plugins or [])], queued=False)
+    service = assemble(settings, [arena_parts(inline=True, loopback=True), COMMITS_PLUGIN,
+                                  *(plugins or [])], queued=False)
     return service.extensions["arena"]
 
 

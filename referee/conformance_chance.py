@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from referee.core import engine
 from referee.core.canonical import canonical
-from referee.core.chance import CHANCE, EXTERNAL, chance_move, external_log
+from referee.core.chance import CHANCE, EXTERNAL, chance_move
+from referee.core.chancelog import external_log
 from referee.core.errors import NotYourTurn, RefereeError
 
 

@@ -46,11 +46,12 @@ Rules for game code: call draw/take/shuffled only in `setup`, a rule's `play` an
 in both modes; never read or write `state["chance"]` (the core's: see `referee.core.suspend`);
 a game declares `external_chance = True` once every random event goes through this module.
 External set-ups run with seed EXTERNAL_SEED, so a stray Rng call shows up as a different
-outcome when `external_log` converts an internal match (test that, per game).
+outcome when `chancelog.external_log` converts an internal match (test that, per game).
 
-Converting: `external_log(game, players, options, seed, moves)` replays an internal match
-with tracing and returns the external log: the set-up's chance moves first, then each
-(seat, move) followed by the chance moves it caused, as (CHANCE, move) pairs.
+Converting (in `referee.core.chancelog`, which uses the engine; this module never does):
+`external_log(game, players, options, seed, moves)` replays an internal match with tracing
+and returns the external log: the set-up's chance moves first, then each (seat, move)
+followed by the chance moves it caused, as (CHANCE, move) pairs.
 `engine.replay(game, players, options, 0, log, chance=EXTERNAL)` then reaches the same outcome.
 
 What the rest of the system does with it (nothing for a game to write): the kit suspends and
@@ -262,28 +263,7 @@ def tracing():
         yield events
 
 
-def external_log(game, players: int, options: dict | None, seed: int, moves) -> list[tuple]:
-    """The external-chance log of an internal match: its moves with the chance moves between."""
-    from referee.core import engine  # engine imports this module's names
-
-    log: list[tuple] = []
-    with tracing() as events:
-        _, state = engine.start(game, players, options, seed)
-        log += _drain(events)
-        for version, (seat, move) in enumerate(moves):
-            state, _ = engine.play(game, state, version, seat, move)
-            log.append((seat, move))
-            log += _drain(events)
-    return log
-
-
-def _drain(events: list) -> list[tuple]:
-    moves = [(CHANCE, e.move()) for e in events]
-    events.clear()
-    return moves
-
-
 __all__ = ["CHANCE", "CHANCE_MOVE", "EXTERNAL", "EXTERNAL_SEED", "ILLEGAL_OUTCOME", "INTERNAL",
            "MODES", "NOBODY", "SEAT_JSON", "ChanceEvent", "NeedChance", "canonical",
-           "chance_move", "chosen", "draw", "external_log", "is_external", "seat_from_json",
+           "chance_move", "chosen", "draw", "is_external", "seat_from_json",
            "seat_to_json", "session", "shuffled", "take", "tracing", "weighed"]

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from referee.core import chance, engine
+from referee.core import chancelog
 from referee.core.playout import random_playout
 from tests.conftest import ALL_GAMES
 from tests.support.gops import GAME
@@ -42,7 +43,7 @@ def test_an_internal_match_converted_checks_to_the_same_outcome(client, game, pl
     """Each game: play with internal chance, convert the log, check it through the endpoint
     with chance external: the same outcome, and the spectator's view as at the end."""
     _, final, log = random_playout(game, players, {}, seed)
-    converted = chance.external_log(game, players, {}, seed, log)
+    converted = chancelog.external_log(game, players, {}, seed, log)
     r = client.post(f"/v1/games/{game.spec.name}/check", json={
         "players": players, "chance": "external", "moves": as_json(converted),
         "view_seat": -1})

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from referee.core import Rng, chance, engine
+from referee.core import chancelog
 from referee.core.chance import CHANCE, EXTERNAL, NOBODY, NeedChance
 from referee.core.errors import (ChanceUnsupported, IllegalMove, InvalidState, MalformedMove,
                                  NotYourTurn)
@@ -166,7 +167,7 @@ def test_a_log_converted_to_external_chance_replays_to_the_same_outcome(players,
                                                                          seed):
     """internal match -> external_log -> replay with external chance: same outcome, views."""
     _, final, log = random_playout(GAME, players, options, seed)
-    converted = chance.external_log(GAME, players, options, seed, log)
+    converted = chancelog.external_log(GAME, players, options, seed, log)
     assert [m for m in converted if m[0] != CHANCE] == log
     assert converted[0][0] == CHANCE  # the set-up's prize comes first
     again = engine.replay(GAME, players, options, 0, converted, chance=EXTERNAL)

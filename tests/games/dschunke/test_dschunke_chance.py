@@ -14,6 +14,7 @@ from math import comb
 import pytest
 
 from referee.core import InvalidState, Rng, chance, engine, suspend
+from referee.core import chancelog
 from referee.core.chance import CHANCE, EXTERNAL, NOBODY
 from referee.core.playout import random_playout
 from referee.games.dschunke import GAME
@@ -62,7 +63,7 @@ def test_golden_replays_convert_to_external_logs_that_reach_the_same_final_state
     """The stored match, its chance drawn as moves, ends in the stored state (bar the seed)."""
     data = json.loads(path.read_text())
     moves = [(m["seat"], m["move"]) for m in data["moves"]]
-    log = chance.external_log(GAME, data["players"], data["options"], data["seed"], moves)
+    log = chancelog.external_log(GAME, data["players"], data["options"], data["seed"], moves)
     assert len(log) > len(moves) and log[0][0] == CHANCE
     state = engine.replay(GAME, data["players"], data["options"], 0, log, chance=EXTERNAL)
     assert state.pop("chance") == suspend.idle()
@@ -76,7 +77,7 @@ def test_golden_replays_convert_to_external_logs_that_reach_the_same_final_state
 def test_a_converted_match_shows_every_seat_the_same_views_move_by_move(players, options):
     """Internal and external replays agree after every player move and its chance moves."""
     _, _, moves = random_playout(GAME, players, options, 21)
-    log = chance.external_log(GAME, players, options, 21, moves)
+    log = chancelog.external_log(GAME, players, options, 21, moves)
     _, inner = engine.start(GAME, players, options, 21)
     _, outer = engine.start(GAME, players, options, 0, chance=EXTERNAL)
     turn, version = iter(moves), 0

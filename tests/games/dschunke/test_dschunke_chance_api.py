@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from referee.core import chance, engine
+from referee.core import chancelog
 from referee.games.dschunke import GAME
 from tests.games.dschunke.dschunke_helpers import at_poker
 from tests.support.replays import REPLAY_DIR
@@ -21,7 +22,7 @@ def test_a_stored_internal_match_converted_checks_to_the_same_outcome_and_view(c
     """The 4-player golden replay, its chance drawn as moves, checked with chance external."""
     data = json.loads((REPLAY_DIR / "dschunke" / "4p-seed12.json").read_text())
     moves = [(m["seat"], m["move"]) for m in data["moves"]]
-    log = chance.external_log(GAME, data["players"], data["options"], data["seed"], moves)
+    log = chancelog.external_log(GAME, data["players"], data["options"], data["seed"], moves)
     r = client.post(URL, json={"players": data["players"], "options": data["options"],
                                "chance": "external", "moves": as_json(log), "view_seat": -1})
     body = r.json

@@ -13,6 +13,7 @@ from itertools import permutations
 import pytest
 
 from referee.core import chance, engine
+from referee.core import chancelog
 from referee.core.errors import IllegalMove, InvalidState
 from referee.core.playout import random_playout
 from referee.core.rng import Rng
@@ -102,7 +103,7 @@ def test_internal_match_converted_replays_externally_to_the_same_end(players, se
     """An internal match's log, turned into an external-chance log, replays from the supplied
     outcomes alone to the same outcome, and every seat sees the same after each player move."""
     options, internal, moves = random_playout(GAME, players, {}, seed)
-    log = chance.external_log(GAME, players, options, seed, moves)
+    log = chancelog.external_log(GAME, players, options, seed, moves)
     assert [m for m in log if m[0] != chance.CHANCE] == moves
     internal_states = [engine.start(GAME, players, options, seed)[1]]
     for version, (seat, move) in enumerate(moves):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.core import chance
+from referee.core import chancelog
 from referee.core.playout import random_playout
 from referee.games.yinzi_ming import data, setup
 from tests.games.yinzi_ming.yinzi_helpers import GAME
@@ -23,7 +24,7 @@ def test_an_internal_match_converted_checks_to_the_same_outcome(client, players,
     """Internal chance, its log converted, checked with chance external: the same outcome and
     the same spectator's view at the end."""
     options, final, log = random_playout(GAME, players, {}, seed)
-    converted = chance.external_log(GAME, players, options, seed, log)
+    converted = chancelog.external_log(GAME, players, options, seed, log)
     r = client.post(URL, json={"players": players, "options": options, "chance": "external",
                                "moves": as_json(converted), "view_seat": -1})
     body = r.json

@@ -14,6 +14,7 @@ from math import factorial, isclose
 import pytest
 
 from referee.core import Rng, chance, engine
+from referee.core import chancelog
 from referee.core.chance import CHANCE, EXTERNAL
 from referee.core.errors import IllegalMove, InvalidState
 from referee.core.playout import random_playout
@@ -33,7 +34,7 @@ def test_an_internal_match_converted_to_external_chance_replays_to_the_same_end(
                                                                               seed):
     """internal match -> chance.external_log -> replay with external chance: same end, views."""
     _, final, log = random_playout(GAME, players, None, seed)
-    converted = chance.external_log(GAME, players, None, seed, log)
+    converted = chancelog.external_log(GAME, players, None, seed, log)
     assert [m for m in converted if m[0] != CHANCE] == log
     _, start = engine.start(GAME, players, None, seed)
     assert converted[0] == (CHANCE, {"type": "chance", "outcome": start["blue"][:players]})
