@@ -55,34 +55,27 @@ def _worker(args) -> None:
     run_worker(build_service(settings), burst=args.burst, name=args.name)
 
 
+BENCHES = {"targets": "referee.bench.targets", "playouts": "referee.bench.playouts",
+           "http": "referee.bench.http", "polls": "referee.bench.polls", "arena": "arena.bench",
+           "load": "referee.bench.load", "many": "referee.bench.many"}
+"""`referee bench NAME`: the module whose `main(argv)` prints that benchmark's figures."""
+
+
 def _bench(argv) -> None:
-    """Print benchmark figures: `referee bench targets|playouts|http|polls|arena|load
-    [options]`."""
+    """Print benchmark figures: `referee bench NAME [options]` (NAME one of BENCHES)."""
     what, rest = (argv[0], argv[1:]) if argv else ("", [])
-    if what == "playouts":
-        from referee.bench.playouts import main as run
-    elif what == "http":
-        from referee.bench.http import main as run
-    elif what == "polls":
-        from referee.bench.polls import main as run
-    elif what == "arena":
-        from arena.bench import main as run
-    elif what == "load":
-        from referee.bench.load import main as run
-    elif what == "targets":
-        from referee.bench.targets import main as run
-    else:
-        sys.exit("usage: referee bench targets|playouts|http|polls|arena|load [--help] "
+    if what not in BENCHES:
+        sys.exit(f"usage: referee bench {'|'.join(BENCHES)} [--help] "
                  "(targets: every figure issue 17 names, against its target)")
-    run(rest)
+    import importlib
+    importlib.import_module(BENCHES[what]).main(rest)
 
 
 def _pass_through() -> dict:
     """Subcommands that parse their own arguments: bench, and the plug-ins' commands."""
     from referee.root import commands
 
-    found = {"bench": ("print benchmark figures: targets, playouts, http, polls, arena or load",
-                       _bench)}
+    found = {"bench": ("print benchmark figures: " + ", ".join(BENCHES), _bench)}
     found.update({name: (c.help, c.run) for name, c in commands().items()})
     return found
 

@@ -52,3 +52,18 @@ def test_bench_load_measures_limits_on_and_off_without_errors():
             assert line and float(line.group(1)) > 0 and line.group(3) == "0", out
             if limits == "off":
                 assert line.group(2) == "0", out   # no limit, no refusal
+
+
+def test_bench_many_carries_each_scale_without_errors_and_says_what_each_match_adds():
+    """`referee bench many`, made small: 2 and 6 live matches on the README deployment (gunicorn,
+    a `referee worker`, Redis); every request answered, moves made, growth printed."""
+    out = _bench("many", "--scales", "2", "6", "--seconds", "1", "--clients", "4",
+                 "--workers", "1")
+    lines = [line for line in out.splitlines() if " matches: " in line]
+    assert len(lines) == 2, out
+    for line in lines:
+        moves = re.search(r"([\d.]+) remote moves/s, +([\d.]+) versions/s", line)
+        assert moves and float(moves.group(1)) > 0 and float(moves.group(2)) > 0, line
+        assert line.endswith(" 0 errors") or ", 0 errors;" in line, line
+    assert re.search(r"each match more than at 2: Redis -?[\d.]+ KB, RSS -?[\d.]+ KB; p99 "
+                     r"[\d.]+x", lines[1]), out
