@@ -27,7 +27,7 @@ from referee.core import engine
 from referee.service import defaults, runner, scripts
 from referee.service.config import Settings
 from referee.service.context import assemble
-from referee.service.drivers import Choice, Turn
+from referee.service.drivers import Choice, SeatDriver, Turn
 from referee.service.errors import InvalidSeats
 from referee.service.plugins import Plugin
 from referee.service.store import MatchStatus
@@ -76,7 +76,7 @@ class Run:
         return self.round_trips / self.moves
 
 
-class BenchDriver:
+class BenchDriver(SeatDriver):
     """Seats `bench:policy`: `bench_move` in this process, from the legal moves."""
 
     replayable = True   # as builtin seats: the move is a function of the turn alone

@@ -21,7 +21,7 @@ from arena.bots import BotRegistry
 from arena.limits import DEFAULTS
 from arena.protocol import API_VERSION
 from referee.service import fastjson
-from referee.service.drivers import Choice, Turn
+from referee.service.drivers import Choice, SeatDriver, Turn
 from referee.service.errors import InvalidSeats
 from referee.service.scripts import Rider
 
@@ -34,7 +34,7 @@ def _budget(turn: Turn) -> tuple[dict, float, float]:
     return limits, bank, limits["move_ms"] + bank
 
 
-class BotDriver:
+class BotDriver(SeatDriver):
     """Drives seats of kind `bot:<bot id>`."""
 
     def __init__(self, bots: BotRegistry):

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from arena.limits import DEFAULTS
 from arena.offline import enter_bot, offline_arena, run_to_end
 from arena.progress import TournamentProgress, write_tournament
-from referee.service.drivers import Choice, Turn
+from referee.service.drivers import Choice, SeatDriver, Turn
 from referee.service.errors import InvalidSeats
 from referee.service.plugins import Plugin
 from referee.service.records import to_jsonl
@@ -36,7 +36,7 @@ from referee.service.records import to_jsonl
 log = logging.getLogger(__name__)
 
 
-class FunctionDriver:
+class FunctionDriver(SeatDriver):
     """Drives seats of kind `py:<name>`: Python functions registered with `add`."""
 
     def __init__(self):

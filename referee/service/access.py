@@ -157,8 +157,8 @@ def seat_owners(drivers, kinds) -> list:
     for kind in kinds:
         prefix, _, ref = str(kind).partition(":")
         driver = drivers.get(prefix) if ref else None
-        seating = getattr(driver, "seating", None)
-        owners.append((seating(ref)[0] or None) if seating else None)
+        seating = driver.seating(ref) if driver is not None else None
+        owners.append((seating[0] or None) if seating else None)
     return owners
 
 
@@ -168,13 +168,16 @@ def check_seating(drivers, kinds, caller: Caller | None) -> None:
     caller = need_caller(caller)
     for kind in kinds:
         prefix, _, ref = str(kind).partition(":")
-        seating = getattr(drivers.get(prefix), "seating", None) if ref else None
-        if seating is None or caller.organiser:
+        driver = drivers.get(prefix) if ref else None
+        if driver is None or caller.organiser:
             continue
         try:
-            owner, open_ = seating(ref)
+            seating = driver.seating(ref)
         except RefereeError:
             continue  # an unknown bot: the service refuses it with its own code
+        if seating is None:
+            continue
+        owner, open_ = seating
         if owner != caller.id and not open_:
             raise SeatNotOpen(f"{kind} belongs to another account and is not open to "
                               f"challenges", seat=kind)

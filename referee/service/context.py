@@ -16,6 +16,7 @@ from rq.utils import as_text
 from referee.core.registry import Registry
 from referee.service.config import Settings
 from referee.service.connection import connect
+from referee.service.drivers import SeatDriver
 from referee.service import defaults
 from referee.service.matches import MatchService
 from referee.service.plugins import Plugin
@@ -132,6 +133,9 @@ def assemble(settings: Settings, plugins: list[Plugin], queued: bool = True) -> 
         for prefix, driver in plugin.drivers(store, own).items():
             if prefix in drivers or prefix in ("builtin", "remote"):
                 raise ValueError(f"plug-in {plugin.name!r}: seat kind {prefix!r} is taken")
+            if not isinstance(driver, SeatDriver):   # its hooks are called, never probed for
+                raise TypeError(f"plug-in {plugin.name!r}: the driver of {prefix!r} is not a "
+                                f"SeatDriver (referee/service/drivers.py)")
             drivers[prefix] = driver
         if plugin.attach is not None:
             attach.append((plugin.name, _binder(plugin.attach, own)))

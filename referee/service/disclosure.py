@@ -291,5 +291,4 @@ class MatchReading:
         hook admits (e.g. the owner of the bot in that seat)."""
         if caller.seat is not None and caller.seat == seat:
             return True
-        return any(getattr(hook, "may_see_seat", None) and hook.may_see_seat(meta, seat, caller)
-                   for hook in self._hooks)
+        return any(hook.may_see_seat(meta, seat, caller) for hook in self._hooks)

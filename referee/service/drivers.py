@@ -8,8 +8,8 @@ Every driver is a `SeatDriver`.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from referee.core.bots import BUILTIN_BOTS
 from referee.service.errors import InvalidSeats
@@ -40,31 +40,48 @@ class Turn:
     decision: object  # Decision
 
 
-class SeatDriver(Protocol):
-    """What the service asks of whoever plays a seat kind `<prefix>:<ref>`.
+class SeatDriver(ABC):
+    """What the service asks of whoever plays a seat kind `<prefix>:<ref>`: every driver
+    subclasses this (the service refuses one that does not, when it is assembled), so its
+    optional hooks are declared here with what they do by default, never probed for."""
 
-    A driver may also have `flush()`: the runner calls it when it stops, to write what the
-    driver kept in memory while it played (the arena's bot health figures); and
-    `replayable = True` when it chooses in this process from the turn alone (same turn, same
-    choice, no time measured): the runner then commits its moves in batches (batch.py); and
-    `rider(turn, ref)`: a script (scripts.Rider) to send with the commit that stores
-    `turn.live`, when the runner will ask it for that turn next (the arena takes the bot's
-    call slot so, and builds its request while the commit is in flight), or None."""
+    replayable: bool = False
+    """True when the driver chooses in this process from the turn alone (same turn, same
+    choice, no time measured): the runner then commits its moves in batches (batch.py)."""
 
+    @abstractmethod
     def validate(self, ref: str) -> None:
         """Raise InvalidSeats if `ref` names nobody this driver can seat."""
 
+    @abstractmethod
     def describe(self, ref: str) -> dict:
         """Public facts about the seat's player (at least its `name`)."""
 
+    @abstractmethod
     def choose(self, turn: Turn, ref: str) -> Choice:
         """A move (or a failure) for this turn."""
 
+    @abstractmethod
     def rejected(self, ref: str, failure: dict, match_id: str, version: int) -> None:
         """The referee refused what the driver chose (an illegal move, stalling)."""
 
+    def flush(self) -> None:
+        """The runner stops: write what the driver kept in memory while it played (the
+        arena's bot health figures). Default: nothing kept."""
 
-class BuiltinDriver:
+    def rider(self, turn: Turn, ref: str):
+        """A script (scripts.Rider) to send with the commit that stores `turn.live`, when the
+        runner will ask this driver for that turn next (the arena takes the bot's call slot
+        so, and builds its request while the commit is in flight), or None (the default)."""
+        return None
+
+    def seating(self, ref: str) -> tuple | None:
+        """(owning account id or None, open to challenges) of the seat's player, for the
+        access checks; None (the default) for a driver that keeps no owners."""
+        return None
+
+
+class BuiltinDriver(SeatDriver):
     """The referee's own policies (`builtin:random`), seeded from the match."""
 
     replayable = True   # a policy is a function of (game, state, seat, seed, version)

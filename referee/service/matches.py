@@ -25,6 +25,7 @@ from referee.service.config import Settings
 from referee.service.disclosure import Caller, Foresight, MatchReading, publicity
 from referee.service.drivers import REMOTE, BuiltinDriver, SeatDriver, split_kind
 from referee.service.endings import MatchEndings
+from referee.service.plugins import ServiceHooks
 from referee.service.errors import (InvalidSeats, InvalidToken, MatchAborted, MatchBusy,
                                     MatchNotFound, MissingToken, SeatForfeited)
 from referee.service.states import StateCache
@@ -62,7 +63,10 @@ class MatchService(MatchReading, MatchEndings):
         self.seeds = seedlib.SeedBook(store.redis, store.prefix)
         self.extensions = {}
         for name, factory in attach:
-            self.extensions[name] = factory(self)
+            hooks = self.extensions[name] = factory(self)
+            if not isinstance(hooks, ServiceHooks):   # its hooks are called, never probed for
+                raise TypeError(f"plug-in {name!r}: attach gave a {type(hooks).__name__}, not "
+                                f"ServiceHooks (referee/service/plugins.py)")
         self._hooks = list(self.extensions.values())
 
     def enqueue(self, match_id: str, version: int) -> None:
@@ -296,7 +300,8 @@ class MatchService(MatchReading, MatchEndings):
         if str(seat) in live.forfeits:
             return True
         prefix, _ = split_kind(meta.seat_kind(seat))
-        return prefix != REMOTE and getattr(self.drivers.get(prefix), "replayable", False)
+        driver = self.drivers.get(prefix)
+        return prefix != REMOTE and driver is not None and driver.replayable
 
     @staticmethod
     def _may_move(match_id: str, live: Live, seat: int, by: str) -> None:

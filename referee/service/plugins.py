@@ -7,7 +7,7 @@ A `Plugin` may contribute (every field is optional):
 - `settings(base)`: the plug-in's own settings, read once at start-up from the service's
   `Settings` (`base`) and the environment; the result is handed to `drivers` and `attach`.
 - `drivers(store, settings)`: seat drivers by kind prefix (`bot` -> `bot:<ref>` seats), each a
-  `SeatDriver` (referee/service/drivers.py).
+  subclass of `SeatDriver` (referee/service/drivers.py), which declares the optional hooks.
 - `attach(service, settings)`: the plug-in's object over one `MatchService`, kept as
   `service.extensions[name]`; it receives the service hooks `after_commit(meta, old, live)` and
   `on_finish(meta, live)`, and is asked `may_see_seat(meta, seat, caller)` (an access plug-in

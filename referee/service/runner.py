@@ -109,9 +109,7 @@ def _flush_after_failure(batch) -> None:
 def _flush_drivers(service) -> None:
     """The runner stops: drivers write what they kept in memory meanwhile (bot health)."""
     for driver in service.drivers.values():
-        flush = getattr(driver, "flush", None)
-        if flush is not None:
-            flush()
+        driver.flush()
 
 
 def _requeue_if_needed(service, meta, live) -> None:
@@ -180,12 +178,12 @@ def _next_rider(service, meta, live, state, prepared: _Prepared):
     if seat is None or str(seat) in live.forfeits or _stalling(meta, live, seat) is not None:
         return None
     prefix, ref = split_kind(meta.seat_kind(seat))
-    prepare = getattr(service.drivers.get(prefix), "rider", None)
-    if prepare is None:
-        return None
+    driver = service.drivers.get(prefix)
+    if driver is None or type(driver).rider is SeatDriver.rider:
+        return None   # no rider: build no Turn for nothing
     game = service.games.get(meta.game)
     prepared.turn = Turn(meta, live, game, state, seat, engine.decision_for(game, state, seat))
-    return prepare(prepared.turn, ref)
+    return driver.rider(prepared.turn, ref)
 
 
 def _stalling(meta, live, seat: int) -> Choice | None:

@@ -85,11 +85,11 @@ def test_the_embedded_default_allows_loopback_and_says_so(monkeypatch, internal,
     """No REDIS_URL: one person's machine, where local bots are the point."""
     from referee.root import create_app, stop_app
 
-    import arena.plugin
+    import arena.parts
 
     monkeypatch.delenv(ALLOW_ENV, raising=False)
-    monkeypatch.setattr(arena.plugin, "_WARNED", set())   # said once a process: say it here
-    with caplog.at_level("WARNING", logger="arena.plugin"):
+    monkeypatch.setattr(arena.parts, "_WARNED", set())   # said once a process: say it here
+    with caplog.at_level("WARNING", logger="arena.parts"):
         app = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),
                           "QUEUE_NAME": unique_name("embq")})
         again = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),

@@ -210,7 +210,7 @@ def test_a_move_request_built_while_the_commit_is_in_flight_is_the_one_built_aft
         monkeypatch.setattr(BotDriver, "_built", counted)
         _move_requests(arena, bots, seats)
         assert len(used) == sum(map(len, ahead)) - 1   # all but the match's first move
-        monkeypatch.setattr(driver, "rider", None, raising=False)   # nothing prepared
+        monkeypatch.setattr(driver, "rider", lambda turn, ref: None)   # nothing prepared
         built.clear()
         after = _move_requests(arena, bots, seats)
     finally:

@@ -8,13 +8,13 @@ import threading
 import pytest
 
 from referee.core.bots import random_move
-from referee.service.drivers import Choice
+from referee.service.drivers import Choice, SeatDriver
 from referee.service.plugins import Plugin, ServiceHooks
 from referee.service.seeds import SeedBook, commitment
 from tests.api.helpers import wait_until
 
 
-class _BrokenOnce:
+class _BrokenOnce(SeatDriver):
     """A seat driver with a bug in the first match it plays (our failure, not a bot's); in a
     replay it waits for `go`, then plays at random."""
 

@@ -12,7 +12,7 @@ from flask import Blueprint, jsonify, request
 from arena.plugin import arena_plugin
 from referee.root import build_service, create_app, stop_app
 from referee.service.config import Settings
-from referee.service.drivers import Choice
+from referee.service.drivers import Choice, SeatDriver
 from referee.service.plugins import Command, Plugin, ServiceHooks
 from tests.api.helpers import wait_until
 from tests.conftest import ROOT, unique_name
@@ -46,7 +46,7 @@ def test_an_import_error_inside_the_arena_fails_the_worker_and_offline_commands(
     assert "openskill" in done.stderr.splitlines()[-1]
 
 
-class _Echo:
+class _Echo(SeatDriver):
     """A seat driver that plays the first legal move (a plug-in's own seat kind)."""
 
     def validate(self, ref):
@@ -125,3 +125,43 @@ def test_two_plugins_cannot_claim_one_seat_kind():
     with pytest.raises(ValueError, match="seat kind 'bot'"):
         build_service(Settings(redis_url=None, key_prefix=unique_name("clash")),
                       [arena_plugin(), clash], queued=False)
+
+
+class _Duck:
+    """Quacks like a driver (the four calls) but declares nothing: no hooks to call."""
+
+    def validate(self, ref):
+        """Anyone."""
+
+    def describe(self, ref):
+        """A name."""
+        return {"name": ref}
+
+    def choose(self, turn, ref):
+        """The first legal move."""
+        return Choice(turn.game.legal_moves(turn.state, turn.seat)[0])
+
+    def rejected(self, ref, failure, match_id, version):
+        """Nothing kept."""
+
+
+def test_a_driver_must_declare_its_hooks_by_subclassing_seat_driver():
+    """Issue 44: the service calls a driver's optional hooks (flush, rider, seating,
+    replayable) instead of probing for them, so a driver that is not a SeatDriver is refused
+    at start-up; one that is gets the hooks' defaults."""
+    duck = Plugin(name="duck", drivers=lambda store, settings: {"duck": _Duck()})
+    with pytest.raises(TypeError, match="the driver of 'duck' is not a SeatDriver"):
+        build_service(Settings(redis_url=None, key_prefix=unique_name("duck")), [duck],
+                      queued=False)
+    echo = _Echo()
+    assert (echo.replayable, echo.flush(), echo.rider(None, "x"), echo.seating("x")) == \
+        (False, None, None, None)
+
+
+def test_an_attached_object_must_be_service_hooks():
+    """What `attach` gives is told every commit and asked who may see a seat: it must be a
+    ServiceHooks (whose methods do nothing by default)."""
+    plain = Plugin(name="plain", attach=lambda service, settings: object())
+    with pytest.raises(TypeError, match="attach gave a object, not ServiceHooks"):
+        build_service(Settings(redis_url=None, key_prefix=unique_name("plain")), [plain],
+                      queued=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee.service import runner
 from referee.service.worker import sweep
+from referee.service.drivers import SeatDriver
 from tests.api.helpers import wait_until
 
 
@@ -45,7 +46,7 @@ def test_the_automated_set_tracks_who_must_act(app):
     assert created.meta.id not in service.store.automated_ids()
 
 
-class _Exploding:
+class _Exploding(SeatDriver):
     """A seat driver with a bug: our failure, not a bot's."""
 
     def validate(self, ref):

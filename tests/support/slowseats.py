@@ -14,11 +14,11 @@ import sys
 import time
 
 from referee.core.bots import random_move
-from referee.service.drivers import Choice, Turn
+from referee.service.drivers import Choice, SeatDriver, Turn
 from referee.service.plugins import Plugin
 
 
-class SlowDriver:
+class SlowDriver(SeatDriver):
     """`slow:<ms>`: builtin:random after a pause of <ms>; each choice printed first."""
 
     replayable = True
