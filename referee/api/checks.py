@@ -42,7 +42,11 @@ class VerifiedSchema(_Ordered):
     commitment_matches = fields.Boolean(allow_none=True, metadata={
         "description": "the revealed seed and salt hash to the commitment (null: not "
                        "revealed, or external chance)"})
-    rules_version_matches = fields.Boolean()
+    rules_version_matches = fields.Boolean(metadata={
+        "description": "the record names the rules_version this service plays (false: an older "
+                       "one whose records replay unchanged, GET /v1/games/{game} older_rules)"})
+    rules_version_read = fields.String(metadata={
+        "description": "the rules_version the record was read as made under"})
 
 
 class SessionCreateSchema(StartSchema):

@@ -70,6 +70,12 @@ CATALOGUE = {
                                 "rounded it; seeds are strings).",
     "check.move_cap": "A move after the check's move cap (max_moves): the position is over, "
                       "adjudicated by the standing, as a match at its move cap.",
+    "rules.version_unreadable": "The record was made under an older rules_version whose "
+                                "records these rules do not replay (GET /v1/games/{game}: "
+                                "older_rules); it is refused, never read with other rules.",
+    "match.rules_retired": "The match was played under a rules_version this service no longer "
+                           "plays: its record and log are served, its state is not read and it "
+                           "takes no moves.",
     "record.invalid": "The body is not a match record as GET /v1/matches/{id}/log or its "
                       "JSONL export give it.",
     "session.not_found": "No check session with that id (it expired, was deleted, or never "

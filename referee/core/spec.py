@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Mapping
 
 from referee.core.errors import InvalidOptions, InvalidPlayers
 from referee.core.schema import check_schema, schema_errors
@@ -121,6 +122,9 @@ class GameSpec:
     hidden: tuple[str, ...] = ()  # what no seat may see of another, in words, for the docs
     summary: str = ""
     variant_players: tuple[int, ...] = ()  # counts outside min..max that some option allows
+    older_rules: Mapping[str, str] = field(default_factory=dict, hash=False)
+    """Older rules_versions whose records replay unchanged under these rules, each with the
+    chance modes that do: "internal" or "all" (referee.core.versions)."""
 
     def __post_init__(self):
         for group, key in ((self.options, "name"), (self.moves, "type")):
@@ -176,6 +180,7 @@ class GameSpec:
             "min_players": self.min_players, "max_players": self.max_players,
             "variant_players": list(self.variant_players),
             "rules_version": self.rules_version,
+            "older_rules": dict(self.older_rules),
             "options": [o.to_dict() for o in self.options],
             "moves": [m.to_dict() for m in self.moves],
             "hidden": list(self.hidden),

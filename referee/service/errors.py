@@ -64,3 +64,11 @@ class ChanceNotExternal(RefereeError):
 
     code = "chance.internal"
     status = 409
+
+
+class MatchRulesRetired(RefereeError):
+    """A stored match was played under rules this service no longer plays (and whose records
+    these rules do not replay): its record and log are served, its state is not read."""
+
+    code = "match.rules_retired"
+    status = 409

@@ -19,15 +19,17 @@ from referee.core.errors import MatchOver, RefereeError
 from referee.core.registry import Registry
 from referee.core.results import adjudicate, apply_forfeits
 from referee.core.rng import MAX_SEED
+from referee.core.versions import check_readable
 from referee.service import defaults, fastjson
 from referee.service import seeds as seedlib
 from referee.service.config import Settings
 from referee.service.disclosure import Caller, Foresight, MatchReading, publicity
 from referee.service.drivers import REMOTE, BuiltinDriver, SeatDriver, split_kind
 from referee.service.endings import MatchEndings
-from referee.service.plugins import ServiceHooks
 from referee.service.errors import (InvalidSeats, InvalidToken, MatchAborted, MatchBusy,
-                                    MatchNotFound, MissingToken, SeatForfeited)
+                                    MatchNotFound, MatchRulesRetired, MissingToken,
+                                    SeatForfeited)
+from referee.service.plugins import ServiceHooks
 from referee.service.states import StateCache
 from referee.service.store import Live, MatchMeta, MatchStatus, MatchStore
 
@@ -167,9 +169,12 @@ class MatchService(MatchReading, MatchEndings):
 
     def state(self, meta: MatchMeta, live: Live):
         """The game state of `live` (from the cache when it is current)."""
+        game = self.games.get(meta.game)
+        # never read a state with rules it was not played under (issue 44)
+        check_readable(game.spec, meta.rules_version, meta.chance, MatchRulesRetired)
         state = self._states.get(meta.id, live.version)
         if state is None:
-            state = self.games.get(meta.game).from_dict(live.state)
+            state = game.from_dict(live.state)
             self._states.put(meta.id, live.version, state)
         return state
 

@@ -52,6 +52,12 @@ class GameSummarySchema(_Open):
     variant_players = fields.List(fields.Integer(), metadata={
         "description": "player counts outside min..max that an option allows"})
     rules_version = fields.String()
+    older_rules = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "older rules_versions whose records (logs, exports, stored matches) "
+                       "replay unchanged under these rules, each with the chance modes that "
+                       "do: `internal` (matches dealt from their seed) or `all`; a record of "
+                       "any other older version is refused (422 rules.version_unreadable, "
+                       "409 match.rules_retired), never read with other rules"})
     summary = fields.String()
 
 

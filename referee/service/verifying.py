@@ -12,6 +12,7 @@ from referee.core.chance import EXTERNAL
 from referee.core.errors import RefereeError
 from referee.core.results import adjudicate, apply_forfeits
 from referee.core.types import Outcome, Termination
+from referee.core.versions import check_readable
 from referee.service import checks
 from referee.service.bigint import SeedField
 from referee.service.checkschemas import SeatedMoveSchema
@@ -77,6 +78,7 @@ def verify_record(registry, record: dict) -> dict:
     """Legal or not (and the first bad index), whether the outcome and the seed commitment
     match, and the outcome the rules give."""
     game = registry.get(record["game"])
+    check_readable(game.spec, record["rules_version"], record["chance"])
     commitment = _commitment_matches(record)
     if record["chance"] != EXTERNAL and record["seed"] is None:
         raise RefereeError("the record's seed is withheld (the match, or a match sharing its "
@@ -101,7 +103,8 @@ def verify_record(registry, record: dict) -> dict:
             "error": error, "outcome": outcome.to_dict() if outcome else None,
             "outcome_matches": _same(outcome, record["result"]) if error is None else False,
             "commitment_matches": commitment,
-            "rules_version_matches": record["rules_version"] in (None, game.spec.rules_version)}
+            "rules_version_matches": record["rules_version"] in (None, game.spec.rules_version),
+            "rules_version_read": record["rules_version"] or game.spec.rules_version}
 
 
 def _commitment_matches(record: dict):

@@ -180,6 +180,7 @@ FAMILIES: dict[str, type[RefereeError]] = {
 FAMILIES["http"] = RequestError  # HTTP-level codes (http.not_found, ...) are request faults
 FAMILIES["quota"] = RateLimitError  # over a quota: wait, like a rate limit
 FAMILIES["seed"] = FAMILIES["record"] = CheckError   # what a check found of a record's seed
+FAMILIES["rules"] = CheckError   # a record made under rules these do not replay
 
 
 def error_for(problem: dict, status: int | None = None) -> RefereeError:
