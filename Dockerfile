@@ -13,6 +13,7 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 # Then the project itself, a regular install (the game data goes into the package).
 COPY README.md setup.py MANIFEST.in ./
 COPY seeds ./seeds
+COPY docs ./docs
 COPY referee ./referee
 COPY arena ./arena
 COPY clients ./clients

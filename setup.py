@@ -1,9 +1,10 @@
-"""The one build step pyproject.toml cannot declare: ship the game data.
+"""The one build step pyproject.toml cannot declare: ship the game data and the docs pages.
 
 The data tables stay where the project documents them, in `seeds/<game>/` at the top of the
 repository (rules summaries beside them). A wheel, or a plain `pip install .`, copies that
 folder into the built package as `referee/seeds/`, where `referee.core.seeds` finds it with
-importlib.resources; an editable install reads `seeds/` in the checkout instead.
+importlib.resources; an editable install reads `seeds/` in the checkout instead. The docs pages
+(README.md and docs/*.md), which the service serves at /docs, go in as `referee/docs/` alike.
 """
 
 import shutil
@@ -12,7 +13,8 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-SEEDS = Path(__file__).resolve().parent / "seeds"
+HERE = Path(__file__).resolve().parent
+SEEDS = HERE / "seeds"
 
 
 class BuildWithSeeds(build_py):
@@ -24,6 +26,9 @@ class BuildWithSeeds(build_py):
         target = Path(self.build_lib) / "referee" / "seeds"
         shutil.copytree(SEEDS, target, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
+        docs = Path(self.build_lib) / "referee" / "docs"
+        shutil.copytree(HERE / "docs", docs, dirs_exist_ok=True)
+        shutil.copy2(HERE / "README.md", docs / "README.md")
 
 
 setup(cmdclass={"build_py": BuildWithSeeds})

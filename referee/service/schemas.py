@@ -258,7 +258,7 @@ class LogSchema(_Open):
 class SeedCommitmentSchema(_Open):
     commitment = fields.String(allow_none=True, metadata={
         "description": "lowercase hex SHA-256 of the ASCII bytes <seed digits>:<salt>, "
-                       "published at creation (README, Fair seeds)"})
+                       "published at creation (docs/security.md, Fair seeds)"})
     formula = fields.String()
     group = fields.String(allow_none=True, metadata={"description": "matches sharing the seed"})
     revealed = fields.Boolean()

@@ -1,6 +1,6 @@
 """Match seeds nobody can predict and everyone can verify: a server secret, commitments, reveal.
 
-The formulas (also in the README, "Fair seeds"); anyone can check them with `verify`:
+The formulas (also in docs/security.md, "Fair seeds"); anyone can check them with `verify`:
 
 - A seed the service derives for an event (tournament, ladder) is
   `int.from_bytes(HMAC-SHA256(secret, "<part>:<part>:…")[:8], "big") % MAX_SEED`, e.g. the
@@ -32,7 +32,7 @@ from referee.core.rng import MAX_SEED
 SECRET_ENV = "REFEREE_SEED_SECRET"
 FORMULA = 'lowercase hex SHA-256 of the ASCII bytes of seed + ":" + salt (seed: its decimal digits)'
 """The commitment formula, as served beside each commitment, in no language's syntax (the
-README, "Fair seeds", gives it byte by byte; clients/protocol/commitment-vectors.json tests it)."""
+docs/security.md, "Fair seeds", gives it byte by byte; clients/protocol/commitment-vectors.json tests it)."""
 
 
 def commitment(seed: int, salt: str) -> str:

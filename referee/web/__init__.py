@@ -13,7 +13,7 @@ from referee.service.plugins import Plugin
 
 
 def _pages() -> list:
-    from referee.web import controls  # noqa: F401  (its route joins the blueprint)
+    from referee.web import controls, docs  # noqa: F401  (their routes join the blueprint)
     from referee.web.pages import blp  # Flask: only when an app is built
 
     return [blp]

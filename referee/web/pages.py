@@ -258,6 +258,7 @@ def navigation():
              ("Bot protocol", "arena_web.protocol")]
     links = [(label, url_for(endpoint)) for label, endpoint in pages
              if endpoint in current_app.view_functions]
+    links.append(("Docs", "/docs"))
     if _has("openapi_swagger_ui"):
         links.append(("API docs", "/v1/docs"))
     return {"nav_links": links}

@@ -5,11 +5,11 @@ against the per-key limit, as the README now says (they were read as 1,200/min b
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from tests.conftest import unique_name
+from tests.support.docs import page
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+README = page("deployment")   # the rate limits table, in docs/deployment.md
 
 
 def test_the_readme_table_is_the_defaults(monkeypatch):

@@ -1,6 +1,6 @@
-"""The README's own commands work as written (issue 15 item 8): its curl loop plays a match
-to the end against a real `referee serve`, and its shell blocks never call a bare `referee`
-(not on PATH unless the venv is activated)."""
+"""The README's and the docs pages' commands work as written (issue 15 item 8): the curl loop
+(docs/api.md) plays a match to the end against a real `referee serve`, and no shell block of
+any page calls a bare `referee` (not on PATH unless the venv is activated)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import pytest
 
 from tests.support.http import free_port, stop_process, wait_for_http
 
-ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text()
+from tests.support.docs import ROOT, every_page, page
+
 REFEREE = Path(sys.executable).parent / "referee"
 
 
@@ -48,7 +48,7 @@ def test_the_curl_loop_plays_a_match_to_the_end(tmp_path):
     """The block under "Playing with nothing but curl", run by bash as written (only
     $REFEREE, which it reads, points it at this test's service): the match ends and the last
     line printed is the record's result line."""
-    block = section_block(README, "## Playing with nothing but curl")
+    block = section_block(page("api"), "## Playing with nothing but curl")
     port = free_port()
     service = subprocess.Popen([str(REFEREE), "serve", "--port", str(port)], cwd=tmp_path,
                                env={**os.environ, "REDIS_URL": ""}, stdout=subprocess.PIPE,
@@ -75,21 +75,25 @@ def test_the_curl_loop_plays_a_match_to_the_end(tmp_path):
 
 def test_no_shell_block_calls_a_bare_referee():
     """Every `referee` command in a shell block goes through the venv (.venv/bin/referee)."""
-    bare = [line for block in shell_blocks(README) for line in block.splitlines()
+    bare = [line for text in every_page().values() for block in shell_blocks(text)
+            for line in block.splitlines()
             if re.search(r"(^|[\s;&|(])referee (serve|worker|play|tournament|bench)\b", line)]
     assert bare == []
 
 
 def test_the_readme_documents_the_port_and_every_setting():
-    """How to pick the port, and every REFEREE_* setting the service and the CLI read."""
+    """How to pick the port (docs/deployment.md), and every REFEREE_* setting the service and
+    the CLI read (on some page)."""
+    deployment = page("deployment")
     for name in ("--port", "REFEREE_PORT", "REFEREE_HOST", "REFEREE_SEEDS",
                  "REFEREE_EXTRA_GAMES", "REFEREE_LOG_LEVEL"):
-        assert name in README, name
+        assert name in deployment, name
     read = set()
     for path in [ROOT / "referee" / "cli.py", *(ROOT / "referee" / "service").glob("*.py"),
                  ROOT / "referee" / "core" / "seeds.py"]:
         read |= set(re.findall(r"\"(REFEREE_[A-Z_]+)\"", path.read_text()))
-    assert sorted(n for n in read if n not in README) == []
+    documented = " ".join(every_page().values())   # each where it belongs, on some page
+    assert sorted(n for n in read if n not in documented) == []
 
 
 def python_block(text: str, heading: str) -> str:
@@ -102,7 +106,7 @@ def test_the_python_api_example_runs_as_written(capsys):
     """Issue 15 item 5: the README's in-process example, executed as it stands: a Dschunke
     match and a round robin between a Python function and two builtins, no server; the
     function played its seats (no failure) and the log is the service's record."""
-    block = python_block(README, "## Bots as Python functions, in this process")
+    block = python_block(page("bots"), "## Bots as Python functions, in this process")
     assert len(block.strip().splitlines()) <= 12
     scope: dict = {"__name__": "readme_example"}
     exec(compile(block, "README.md", "exec"), scope)

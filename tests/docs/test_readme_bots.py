@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs.test_readme import README, ROOT, section_block
+from tests.docs.test_readme import ROOT, section_block
+from tests.support.docs import page
 from tests.support.http import free_port, stop_process, wait_for_http
 
 BIN = Path(sys.executable).parent
@@ -67,7 +68,7 @@ def readme_bots(tmp_path):
     service = subprocess.Popen([".venv/bin/referee", "serve", "--port", str(ports[8000])],
                                cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
-    block = _as_here(section_block(README, "## Write a bot in five minutes"), ports)
+    block = _as_here(section_block(page("bots"), "## Write a bot in five minutes"), ports)
     out = tmp_path / "block.out"
     bots = None
     try:
@@ -106,7 +107,8 @@ def test_the_offline_commands_play_the_readme_bots(readme_bots):
     registered bots (signing with the secrets the kit keeps) and builtin:random: exit 0, the
     bots moved in every match, nobody forfeited."""
     assert readme_bots["status"] == 0, readme_bots["output"]
-    readme = README[README.index("Offline, with no Redis and no server"):]
+    tournaments = page("tournaments")
+    readme = tournaments[tournaments.index("Offline, with no Redis and no server"):]
     block = _as_here(section_block(readme, "Offline, with no Redis"), readme_bots["ports"])
     done = _bash(block, readme_bots["cwd"], readme_bots["env"], timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -12,7 +12,10 @@ import subprocess
 import pytest
 
 from referee.games import GAMES
-from tests.docs.test_readme import README, section_block, shell_blocks, shell_env
+from tests.docs.test_readme import section_block, shell_blocks, shell_env
+from tests.support.docs import page
+
+README = page("checking")   # the chance section moved to docs/checking.md
 
 HEADING = "## Chance from outside"
 DEFAULT_GAME = "yinzi-ming"

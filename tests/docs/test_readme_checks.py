@@ -13,7 +13,10 @@ import sys
 
 import pytest
 
-from tests.docs.test_readme import README, section_block, shell_env
+from tests.docs.test_readme import section_block, shell_env
+from tests.support.docs import page
+
+README = page("checking")   # the checks section moved to docs/checking.md
 
 HEADING = "## Checking records, and games move by move"
 

@@ -119,3 +119,14 @@ def test_the_installed_service_plays_every_game_to_the_end(installed):
                 assert mark in response.read().decode(), path
     finally:
         stop_process(proc)
+
+
+def test_the_wheel_carries_the_docs_pages(installed):
+    """The README and docs/*.md go into the package (setup.py), where /docs reads them."""
+    code = ("from referee.web.docs import docs_dir, page_names, _readme; "
+            "print(docs_dir()); print(_readme()); print(' '.join(page_names()))")
+    where, readme, names = _run([str(installed / "venv" / "bin" / "python"), "-c", code],
+                                cwd=installed).strip().splitlines()
+    assert "site-packages/referee/docs" in where and str(ROOT) not in where
+    assert readme.endswith("site-packages/referee/docs/README.md")
+    assert sorted(names.split()) == sorted(p.stem for p in (ROOT / "docs").glob("*.md"))

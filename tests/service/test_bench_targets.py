@@ -8,11 +8,11 @@ import platform
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 from referee.bench.targets import report
+from tests.support.docs import page
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+README = page("benchmarks")
 
 ARENA = {"http": {"paired": 2.6}, "overhead_redis_us": 57.0, "embedded_x": 0.8,
          "trips": {"redis": 0.08, "http": 1.16}, "same_moves": True}

@@ -8,7 +8,6 @@ import re
 import shlex
 import subprocess
 import time
-from pathlib import Path
 
 import redis
 import requests
@@ -16,6 +15,7 @@ import requests
 from referee.bench.servers import gunicorn_args, server_at
 from referee.gunicorn_conf import default_workers
 from tests.conftest import delete_keys, unique_name
+from tests.support.docs import page
 from tests.support.http import BIN, free_port, start_process, stop_process, wait_for_http
 
 
@@ -89,7 +89,7 @@ def test_referee_serve_embedded_plays_a_match():
 
 def _readme_gunicorn(port: int) -> list[str]:
     """The README's gunicorn command, as written there, on `port` instead of 8000."""
-    text = (Path(__file__).parents[2] / "README.md").read_text()
+    text = page("deployment")
     line = re.search(r"^\.venv/bin/gunicorn (?:.*\\\n)*.*$", text, re.M).group(0)
     args = shlex.split(line.replace("\\\n", " "))
     assert args[0] == ".venv/bin/gunicorn" and "-b" in args, args
