@@ -80,11 +80,18 @@ def token(x, y, fill, label, r=10, shape="circle") -> Markup:
     return body + text(x, y + 4, label, size=11, anchor="middle", weight="bold", fill=ink)
 
 
+def place(key: str, last, *children) -> Markup:
+    """A part of the board a move can act on, named `key` for the seat page's clicks; drawn
+    marked (a thick dashed outline, web.css) when the last move acted there (`key in last`)."""
+    return el("g", *children, class_="place last" if key in last else "place", data_place=key)
+
+
 def svg(width: int, height: int, *children, title: str = "") -> Markup:
     """The outer <svg> element, scaled to its container."""
     return el("svg", el("title", title) if title else None, *children,
               xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {width} {height}",
-              width="100%", role="img", aria_label=title or None, class_="board",
+              width="100%", role="img", aria_label=title or None,
+              class_="board", data_wide="1" if width > 1100 else None,  # a phone keeps it larger
               font_family="sans-serif")
 
 
