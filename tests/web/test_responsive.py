@@ -35,9 +35,12 @@ def test_every_page_fits_the_width(site, browser, pages, size):
             page.goto(site + path)
             page.wait_for_selector(ready)
             page.wait_for_timeout(200)
+            if name == "docs":   # a few operations opened: their tables stay in the page
+                for k in (6,):
+                    page.locator(".opblock-summary").nth(k).click()
+                page.wait_for_timeout(400)
+                page.wait_for_selector(".opblock-body .responses-table")
             shot(page, f"{size}-{name}")
-            if name in ("docs", "redoc"):  # the vendors' own layouts
-                continue
             overflow = page.evaluate("document.documentElement.scrollWidth")
             assert overflow <= width, (name, overflow)
             board = page.locator("svg.board").first
