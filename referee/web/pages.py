@@ -115,7 +115,7 @@ def seat_page(match_id):
     meta, live = _load(match_id)
     summary = service().summary(meta, live, None)
     return render_template("web/seat.html", m=summary, events=_events_url(match_id),
-                           hides=SEAT_HIDES.get(meta.game, "whatever the game hides from the others"))
+                           hides=SEAT_HIDES.get(meta.game, "what the game hides from the others"))
 
 
 @blp.get("/matches/<match_id>/board")

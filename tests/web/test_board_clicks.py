@@ -12,10 +12,11 @@ from referee.web import boards
 from tests.web.conftest import create, finished, shot
 
 STATE = "document.querySelector('#controls').dataset"
+NAMES = "gs => gs.map(g => g.dataset.place)"
 
 
 @pytest.fixture
-def desk(browser, request):
+def desk(browser):
     """A page at 1280x800 (the CSP bypassed as conftest's page does: wait_for_function
     evaluates strings)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
@@ -47,7 +48,7 @@ def test_a_click_on_the_board_picks_the_move_acting_there(site, desk, game):
     page.wait_for_function(f"{STATE}.state === 'act'", timeout=20000)
     page.wait_for_selector("svg.board g.place.can")
     groups = _controls(site, created)["groups"]
-    clickable = page.eval_on_selector_all("svg.board g.place.can", "gs => gs.map(g => g.dataset.place)")
+    clickable = page.eval_on_selector_all("svg.board g.place.can", NAMES)
     key = clickable[-1]
     acting = [m["words"] for g in groups for m in g["moves"] if key in m["places"]]
     assert acting, (key, clickable)
@@ -106,12 +107,12 @@ def test_the_last_move_is_marked_on_live_and_replayed_boards(site, desk):
     page.goto(f"{site}/matches/{done['id']}#move={at}")
     page.wait_for_function(f"document.querySelector('#frame').dataset.step === '{at}'")
     junk = log[at - 1]["move"]["junk"]
-    marked = page.eval_on_selector_all("#frame svg.board g.place.last", "gs => gs.map(g => g.dataset.place)")
+    marked = page.eval_on_selector_all("#frame svg.board g.place.last", NAMES)
     assert marked == [f"junk:{junk}"], marked
     shot(page, "replay-last-move-dschunke")
     page.keyboard.press("ArrowRight")   # the mark follows the step
     page.wait_for_function(f"document.querySelector('#frame').dataset.step === '{at + 1}'")
-    marked = page.eval_on_selector_all("#frame svg.board g.place.last", "gs => gs.map(g => g.dataset.place)")
+    marked = page.eval_on_selector_all("#frame svg.board g.place.last", NAMES)
     assert marked == boards.places("dschunke", log[at]["move"]), (marked, log[at])
 
 

@@ -254,7 +254,8 @@ def _legend(view: dict, ctx: Context, x, y) -> Markup:
         label = "Dúlì (automaton)" if p == view.get("duli") else f"P{p} = {ctx.name(p)}"
         entries.append((token(10, 10, colour(view, p), mark(view, p), r=10, shape="square"), label))
     entries += [(token(10, 10, "#ddd", "n", r=9), "trader of seat n (×count)"),
-                (token(10, 10, "#ddd", "n", r=9, shape="square"), "trading post or bridge of seat n"),
+                (token(10, 10, "#ddd", "n", r=9, shape="square"),
+                 "trading post or bridge of seat n"),
                 (token(10, 12, "#ddd", "T", r=8, shape="house"), "teahouse"),
                 (token(10, 10, "#ddd", "H", r=9), "horse"),
                 (line(0, 10, 20, 10, stroke=ROAD, width=8), "road"),
