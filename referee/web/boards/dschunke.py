@@ -7,7 +7,8 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from referee.web.boards import Context, words
-from referee.web.boards.svg import NAMED, el, legend, place, rect, seat_colour, svg, text, token
+from referee.web.boards.svg import (LIGHT, NAMED, el, legend, place, rect, seat_colour, svg, text,
+                                   token)
 
 RING = ("grey", "orange", "lilac", "brown", "white")
 GOODS = ("white", "brown", "lilac", "orange")
@@ -155,7 +156,7 @@ def _junk(view: dict, ctx: Context, name: str, x, y, seats: list) -> Markup:
 
 def _ink(fill: str) -> str:
     """Text colour that reads on `fill`."""
-    return "#111" if fill in (NAMED["white"], NAMED["yellow"], NAMED["lilac"], "#ccc") else "#fff"
+    return "#111" if fill in LIGHT else "#fff"
 
 
 def _pile(name: str, info: dict, ctx: Context) -> str:
