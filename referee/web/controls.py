@@ -13,6 +13,7 @@ from flask import jsonify
 
 from referee.api.auth import bearer_token
 from referee.service.access import SEAT, requires
+from referee.web.boards import places
 from referee.web.data import move_words, service
 from referee.web.pages import _decision_words, blp
 
@@ -45,12 +46,14 @@ def controls(match_id):
 
 def groups(game: str, legal: list[dict]) -> list[dict]:
     """Legal moves by move type, in first-seen order: each with the fields that vary among
-    them (what a form asks for) and every move with its words."""
+    them (what a form asks for) and every move with its words and its places on the board
+    (the seat page picks the move when one of them is clicked)."""
     by_type: dict[str, list[dict]] = {}
     for move in legal:
         by_type.setdefault(str(move.get("type")), []).append(move)
     return [{"type": kind, "fields": varying(moves),
-             "moves": [{"move": m, "words": move_words(game, {"move": m})} for m in moves]}
+             "moves": [{"move": m, "words": move_words(game, {"move": m}),
+                        "places": places(game, m)} for m in moves]}
             for kind, moves in by_type.items()]
 
 

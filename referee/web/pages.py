@@ -26,6 +26,16 @@ blp = Blueprint("web", __name__, template_folder="templates", static_folder="sta
 
 SEAT_IN_LABEL = re.compile(r"\bseat (\d+)")
 
+SEAT_HIDES = {
+    "dschunke": "your goods cards, your cash, your hidden special cards and your sealed bids, "
+                "which the other seats do not see",
+    "yunnan": "the same board everyone sees: Yunnan hides nothing from one seat that another "
+              "sees (only the order of D\u00fal\u00ec's draw pile, from everyone)",
+    "yinzi-ming": "the same board everyone sees: Y\u00ednzi hides nothing from one seat that "
+                  "another sees (only the order of its decks, from everyone)",
+}
+"""What a seat's own page shows beyond the spectator's, by game (the seat page's intro)."""
+
 LIVE_WAIT_S = 20
 """Longest a live page's poll is held before it answers "no change" (then it asks again)."""
 
@@ -93,9 +103,9 @@ def match(match_id):
         step = live.version if step is None else max(0, min(step, live.version))
     else:
         step = None
+    moves = log_entries(match_id, meta.game, None)
     return render_template("web/match.html", m=summary, step=step, events=_events_url(match_id),
-                           moves=log_entries(match_id, meta.game, None),
-                           board=_board(meta, live, summary, None, step))
+                           moves=moves, board=_board(meta, live, summary, None, step, None, moves))
 
 
 @blp.get("/matches/<match_id>/seat")
@@ -104,7 +114,8 @@ def seat_page(match_id):
     """A seat's own view: the page's script reads the token from the URL fragment."""
     meta, live = _load(match_id)
     summary = service().summary(meta, live, None)
-    return render_template("web/seat.html", m=summary, events=_events_url(match_id))
+    return render_template("web/seat.html", m=summary, events=_events_url(match_id),
+                           hides=SEAT_HIDES.get(meta.game, "what the game hides from the others"))
 
 
 @blp.get("/matches/<match_id>/board")
@@ -123,9 +134,9 @@ def board(match_id):
         wait = min(LIVE_WAIT_S, svc.settings.max_wait_seconds)
         live = svc.store.wait_for_change(match_id, live.version, wait) or live
     summary = svc.summary(meta, live, viewer)
-    html = render_template("web/_live.html", m=summary, step=None,
-                           moves=log_entries(match_id, meta.game, viewer),
-                           board=_board(meta, live, summary, viewer, None))
+    moves = log_entries(match_id, meta.game, viewer)
+    html = render_template("web/_live.html", m=summary, step=None, moves=moves,
+                           board=_board(meta, live, summary, viewer, None, None, moves))
     return html, 200, {"X-Version": str(live.version), "X-Status": live.status,
                        "Cache-Control": "no-store"}
 
@@ -145,7 +156,7 @@ def frame(match_id, step, perspective="spectator"):
     seats = _perspective(perspective, meta.players)
     summary = service().summary(meta, live, None)
     step = max(0, min(step, live.version))
-    moves = log_entries(match_id, meta.game, None)
+    moves = log_entries(match_id, meta.game, None)  # over: every move is public by now
     return render_template("web/_frame.html", m=summary, step=step,
                            board=_board(meta, live, summary, None, step, seats, moves))
 
@@ -178,9 +189,10 @@ DEALING = Markup('<p class="withheld" id="withheld">The table is being set up: t
 
 
 def _board(meta, live, summary: dict, viewer, step, seats=None, moves=None) -> dict:
-    """The drawn parts of a match at `step` (None: now): svg, seat table, hand, to act; for
-    a finished match's frame, `seats` whose hidden parts are shown (one: drawn as that seat
-    saw it) and the last move in words."""
+    """The drawn parts of a match at `step` (None: now): svg, seat table, hand, to act, the
+    last move in words and marked on the board (`moves`: the log as the viewer may see it: a
+    sealed move still hidden names no place); for a finished match's frame, `seats` whose
+    hidden parts are shown (one: drawn as that seat saw it)."""
     if seats:
         viewer = seats[0] if len(seats) == 1 else None
         view = FRAMES.view(service(), meta, step, viewer)
@@ -193,7 +205,12 @@ def _board(meta, live, summary: dict, viewer, step, seats=None, moves=None) -> d
                 "step": step, "final": True,
                 "colours": boards.colours(meta.game, {}, meta.players)}
     ctx = context(summary, viewer)
+    done = live.version if step is None else step
+    last = moves[done - 1] if moves and 0 < done <= len(moves) else None
+    ctx.last = frozenset(boards.places(meta.game, last.get("move"))) if last else frozenset()
     heads, rows = boards.seat_rows(meta.game, view, ctx)
+    if seats and len(seats) > 1:  # reveal all: each seat's row as that seat saw itself
+        rows = [_own_row(meta, step, summary, s, row) for s, row in enumerate(rows)]
     to_act = [] if step not in (None, live.version) else [
         {**d, "name": ctx.name(d["seat"]), "words": _decision_words(meta.game, d)}
         for d in summary["to_act"]]
@@ -201,8 +218,17 @@ def _board(meta, live, summary: dict, viewer, step, seats=None, moves=None) -> d
             "hand": boards.hand(meta.game, view, ctx), "to_act": to_act, "step": step,
             "final": step is None or step == live.version,
             "colours": boards.colours(meta.game, view, meta.players),
-            "revealed": _revealed(meta, step, seats, summary, viewer),
-            "last": moves[step - 1] if moves and step else None}
+            "revealed": _revealed(meta, step, seats, summary, viewer), "last": last}
+
+
+def _own_row(meta, step, summary, seat: int, row: list) -> list:
+    """Seat `seat`'s row of the seats table as its own view gives it (its cash, say), for
+    a finished match's reveal-all frame; a row that is no seat's (Dúlì) stays as it is."""
+    if seat >= meta.players:
+        return row
+    view = FRAMES.view(service(), meta, step, seat)
+    _, rows = boards.seat_rows(meta.game, view, context(summary, None))
+    return rows[seat] if seat < len(rows) else row
 
 
 def _revealed(meta, step, seats, summary, viewer) -> list:
@@ -226,7 +252,9 @@ def _decision_words(game: str, decision: dict) -> str:
         return decision["decision"]
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     head = lines[0].removeprefix("decide: ").replace(" (moves: )", "")
-    return f"{head}: {lines[1]}" if len(lines) > 1 and ":" not in lines[1][:1] else head
+    # the words after the head are one sentence wrapped for a terminal: all of it, joined
+    rest = " ".join(lines[1:])
+    return f"{head}: {rest}" if rest and not rest.startswith(":") else head
 
 
 def _viewer(meta):

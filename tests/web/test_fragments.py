@@ -16,7 +16,7 @@ from tests.web.conftest import GAMES, PLAYERS
 
 def _svg(html: str) -> str:
     """The board drawing (not a seat chip, also an <svg>)."""
-    return re.search(r'<svg[^>]*class="board".*?</svg>', html, re.S).group(0)
+    return re.search(r'<svg[^>]*class="board"[^>]*>.*?</svg>', html, re.S).group(0)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -35,18 +35,23 @@ def test_every_page_fits_the_width(site, browser, pages, size):
             page.goto(site + path)
             page.wait_for_selector(ready)
             page.wait_for_timeout(200)
+            if name == "docs":   # a few operations opened: their tables stay in the page
+                for k in (6,):
+                    page.locator(".opblock-summary").nth(k).click()
+                page.wait_for_timeout(400)
+                page.wait_for_selector(".opblock-body .responses-table")
             shot(page, f"{size}-{name}")
-            if name in ("docs", "redoc"):  # the vendors' own layouts
-                continue
             overflow = page.evaluate("document.documentElement.scrollWidth")
             assert overflow <= width, (name, overflow)
             board = page.locator("svg.board").first
-            if board.count() and size == "laptop":   # no board text under 11 px on a laptop
-                smallest = page.evaluate(SMALLEST_TEXT)
-                assert smallest >= 11, (name, smallest)
+            if board.count():   # no board text under 11 px on a laptop, 9 px on a phone
+                smallest = page.evaluate(SMALLEST_TEXT)   # (there the board scrolls sideways)
+                assert smallest >= (11 if size == "laptop" else 9), (name, smallest)
             if board.count():
                 box, column = board.bounding_box(), page.locator(".boardcol").first.bounding_box()
                 assert box["width"] >= 0.9 * column["width"] - 4, (name, box, column)
+                wrap = page.locator(".svgwrap").first.bounding_box()
+                assert wrap["width"] <= width, (name, wrap)   # the board's box fits the page
                 if size == "phone":
                     assert box["width"] >= 340, (name, box)
                     moves = page.locator("aside").first.bounding_box()  # the list scrolls in it

@@ -5,6 +5,11 @@ seat's public state as (heading, [cells]) rows) and may expose `hand(view, ctx)`
 viewing seat sees). Printed numbers (incomes, bid spaces, slot effects) come from the game's
 `board()` tables through `Context.table`, never from copies kept here; a table the game does not
 publish yet is simply not drawn.
+
+A module may also expose `places(move) -> [place]`: where on the board a move acts (a
+province, a junk, a Field). The drawing wraps those parts in `<g class="place"
+data-place="…">` (svg.place): the last move's places are marked (`Context.last`), and a
+seat page lets its player click one to pick the move.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ class Context:
     seats: list = field(default_factory=list)
     viewer: int | None = None
     tables: dict = field(default_factory=dict)
+    last: frozenset = frozenset()
+    """The places of the last move (marked on the board)."""
 
     def table(self, *names):
         """The first of `names` the game publishes in board(), untagged; None if none is."""
@@ -58,6 +65,14 @@ def draw(game: str, view: dict, ctx: Context) -> Markup:
     if module is None:
         return Markup('<pre class="view">{}</pre>').format(json.dumps(view, indent=1))
     return module.draw(view, ctx)
+
+
+def places(game: str, move) -> list[str]:
+    """Where on `game`'s board `move` acts (none for a hidden move or a game without any)."""
+    module = module_for(game)
+    if module is None or not hasattr(module, "places") or not isinstance(move, dict):
+        return []
+    return module.places(move)
 
 
 def seat_rows(game: str, view: dict, ctx: Context) -> tuple[list, list]:
@@ -92,4 +107,4 @@ def words(name: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-__all__ = ["Context", "draw", "escape", "hand", "seat_rows", "words"]
+__all__ = ["Context", "draw", "escape", "hand", "places", "seat_rows", "words"]

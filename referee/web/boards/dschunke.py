@@ -7,7 +7,8 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from referee.web.boards import Context, words
-from referee.web.boards.svg import NAMED, el, legend, rect, seat_colour, svg, text, token
+from referee.web.boards.svg import (LIGHT, NAMED, el, legend, place, rect, seat_colour, svg, text,
+                                   token)
 
 RING = ("grey", "orange", "lilac", "brown", "white")
 GOODS = ("white", "brown", "lilac", "orange")
@@ -19,6 +20,21 @@ def colours(view: dict) -> list:
     """Each seat's colour, as the game names it."""
     names = view.get("colours") or []
     return [seat_colour(s, names) for s in range(view.get("players", len(names)))]
+
+
+def places(move: dict) -> list[str]:
+    """Where a move acts: the junk loaded, resupplied, taken from or a strip moved to, the
+    merchant used, the special-card stack looked through."""
+    kind = move.get("type")
+    if kind == "move_strip" and move.get("to"):
+        return [f"junk:{move['to']}"]
+    if kind in ("assistant", "resupply", "take_goods") and move.get("junk"):
+        return [f"junk:{move['junk']}"]
+    if kind == "merchant" and move.get("merchant"):
+        return [f"merchant:{move['merchant']}"]
+    if kind == "choose_stack" and isinstance(move.get("stack"), int):
+        return [f"stack:{move['stack']}"]
+    return []
 
 
 def _goods_name(ctx: Context, goods: str) -> str:
@@ -34,7 +50,7 @@ def draw(view: dict, ctx: Context) -> Markup:
     parts = [_market(view, ctx, 10, 10), _track(view, ctx, 430, 10)]
     parts += [_junk(view, ctx, name, 10 + k * (JUNK_W + 10), 130, seats)
               for k, name in enumerate(RING) if name in view["junks"]]
-    parts.append(_stacks(view, 10, 470))
+    parts.append(_stacks(view, 10, 470, ctx.last))
     parts.append(_poker(view, ctx, 300, 470, seats))
     parts.append(_legend(view, ctx, 10, 640, seats))
     title = (f"Dschunke, round {view.get('round')} of 10, phase {view.get('phase')} "
@@ -107,6 +123,8 @@ def action_text(action: dict) -> str:
 
 
 def _junk(view: dict, ctx: Context, name: str, x, y, seats: list) -> Markup:
+    """A junk: its pile, cargo strips (each with its owner's number on it, not colour alone),
+    each seat's visible crates and the merchants standing at it."""
     info = view["junks"][name]
     layers = info.get("layers") or []
     parts = [rect(x, y, JUNK_W, 320, fill="#fbf8f0", stroke="#aaa", rx=8),
@@ -122,13 +140,23 @@ def _junk(view: dict, ctx: Context, name: str, x, y, seats: list) -> Markup:
         ly = hull_y - (level + 1) * (STRIP_H + 3)
         for k, owner in enumerate(layer):
             sx = x + 14 + k * (STRIP_W + 4)
-            parts.append(rect(sx, ly, STRIP_W, STRIP_H, fill=seats[owner] if isinstance(owner, int)
-                              and owner < len(seats) else "#ccc", stroke="#222", rx=2))
-    parts.append(text(x + 8, hull_y + 46, "visible crates", size=12))
+            seat = isinstance(owner, int) and owner < len(seats)
+            fill = seats[owner] if seat else "#ccc"
+            parts.append(rect(sx, ly, STRIP_W, STRIP_H, fill=fill, stroke="#222", rx=2))
+            if seat:
+                parts.append(text(sx + STRIP_W / 2, ly + 12, owner, size=11, anchor="middle",
+                                  weight="bold", fill=_ink(fill)))
+    parts.append(text(x + 8, hull_y + 46, "visible crates (seat: count)", size=12))
     for s, count in enumerate(info.get("visible") or []):
-        parts.append(token(x + 20 + 40 * s, hull_y + 66, seats[s], count, r=11, shape="square"))
-    parts.append(_figures(view, name, x + 8, hull_y + 94))
-    return Markup("").join(parts)
+        parts.append(token(x + 18 + 44 * s, hull_y + 66, seats[s], s, r=9, shape="square"))
+        parts.append(text(x + 29 + 44 * s, hull_y + 70, f"×{count}", size=11))
+    parts.append(_figures(view, name, x + 8, hull_y + 94, ctx.last))
+    return place(f"junk:{name}", ctx.last, *parts)
+
+
+def _ink(fill: str) -> str:
+    """Text colour that reads on `fill`."""
+    return "#111" if fill in LIGHT else "#fff"
 
 
 def _pile(name: str, info: dict, ctx: Context) -> str:
@@ -144,7 +172,7 @@ def _pile(name: str, info: dict, ctx: Context) -> str:
     return "goods: hidden (some left)" if info.get("has_goods") else "goods: none left"
 
 
-def _figures(view: dict, junk: str, x, y) -> Markup:
+def _figures(view: dict, junk: str, x, y, last=frozenset()) -> Markup:
     """Merchants (and face-down merchants) standing at this junk."""
     merchants = view.get("merchants") or {}
     lines = []
@@ -158,20 +186,25 @@ def _figures(view: dict, junk: str, x, y) -> Markup:
     parts = []
     for k, entry in enumerate(lines):
         label = entry[1] if isinstance(entry, tuple) else entry
-        parts.append(el("path", d=f"M{x + 6},{y + 20 * k - 10} l6,12 h-12 z",
-                        fill="#999", stroke="#222"))
-        parts.append(text(x + 16, y + 20 * k, label, size=11))
+        figure = [rect(x - 2, y + 20 * k - 13, 184, 18, fill="#fff", fill_opacity=0,
+                       stroke="none"),
+                  el("path", d=f"M{x + 6},{y + 20 * k - 10} l6,12 h-12 z", fill="#999",
+                     stroke="#222"),
+                  text(x + 16, y + 20 * k, label, size=11)]
+        parts.append(place(f"merchant:{entry[0]}", last, *figure) if isinstance(entry, tuple)
+                     else Markup("").join(figure))
     return Markup("").join(parts)
 
 
-def _stacks(view: dict, x, y) -> Markup:
+def _stacks(view: dict, x, y, last=frozenset()) -> Markup:
     parts = [text(x, y + 14, "Special-card stacks", size=13, weight="bold")]
     for k, stack in enumerate(view.get("stacks") or []):
         sx = x + k * 66
-        parts.append(rect(sx, y + 24, 56, 76, fill="#e8e0f0", stroke="#555", rx=5))
-        parts.append(text(sx + 28, y + 56, stack.get("size"), size=20, anchor="middle",
-                          weight="bold"))
-        parts.append(text(sx + 28, y + 90, f"stack {k + 1}", size=11, anchor="middle"))
+        parts.append(place(f"stack:{k}", last,
+                           rect(sx, y + 24, 56, 76, fill="#e8e0f0", stroke="#555", rx=5),
+                           text(sx + 28, y + 56, stack.get("size"), size=20, anchor="middle",
+                                weight="bold"),
+                           text(sx + 28, y + 90, f"stack {k + 1}", size=11, anchor="middle")))
     return Markup("").join(parts)
 
 
@@ -184,8 +217,9 @@ def _poker(view: dict, ctx: Context, x, y, seats: list) -> Markup:
         parts.append(text(x, y + 34, f"bidding round {poker.get('round')}: open colours "
                           f"{', '.join(poker.get('open') or []) or 'none'}; sealed bids laid "
                           "so far:", size=12))
-        for s, done in enumerate(poker.get("progress") or []):
-            parts.append(token(x + 14 + 44 * s, y + 52, seats[s], done, r=11))
+        for s, done in enumerate(poker.get("progress") or []):  # seat's number, count beside
+            parts.append(token(x + 12 + 48 * s, y + 52, seats[s], s, r=9))
+            parts.append(text(x + 24 + 48 * s, y + 56, f"×{done}", size=11))
     else:
         parts.append(text(x, y + 34, "not being played now", size=12, fill="#666"))
     if reveal:
@@ -201,8 +235,8 @@ def _poker(view: dict, ctx: Context, x, y, seats: list) -> Markup:
             paid = (reveal.get("paid") or [0] * len(seats))[s]
             won = (f", paid {paid}" if paid else "") + \
                 (", won the S card" if reveal.get("s_winner") == s else "")
-            parts.append(rect(x, y + 92 + 18 * s, 12, 12, fill=seats[s], stroke="#222"))
-            parts.append(text(x + 18, y + 102 + 18 * s, f"{laid}{void}{won}", size=12))
+            parts.append(token(x + 7, y + 98 + 18 * s, seats[s], s, r=7, shape="square"))
+            parts.append(text(x + 18, y + 102 + 18 * s, f"seat {s}: {laid}{void}{won}", size=12))
     return Markup("").join(parts)
 
 
@@ -210,8 +244,12 @@ def _legend(view: dict, ctx: Context, x, y, seats: list) -> Markup:
     names = view.get("colours") or []
     entries = [(token(10, 10, c, s, r=10, shape="square"),
                 f"{names[s] if s < len(names) else s}: {ctx.name(s)}") for s, c in enumerate(seats)]
-    entries += [(rect(0, 4, 20, 12, fill="#ccc", stroke="#222"), "cargo strip (owner's colour)"),
-                (token(10, 10, "#ccc", "n", r=9, shape="square"), "visible crates of a seat"),
+    entries += [(rect(0, 4, 20, 12, fill="#ccc", stroke="#222") +
+                 text(10, 14, "n", size=11, anchor="middle", weight="bold"),
+                 "cargo strip of seat n"),
+                (token(10, 10, "#ccc", "n", r=9, shape="square"), "×c: c visible crates of seat n"),
+                (rect(1, 1, 18, 18, fill="none", stroke="#c2185b", stroke_width=4,
+                      stroke_dasharray="5 3"), "where the last move acted"),
                 (el("path", d="M10,2 l7,14 h-14 z", fill="#999", stroke="#222"),
                  "merchant (no seat's piece: its action is written beside it)")]
     return legend(x, y, entries, width=1020)

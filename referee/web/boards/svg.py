@@ -16,6 +16,9 @@ NAMED = {"red": "#d62728", "blue": "#1f77b4", "green": "#2ca02c", "yellow": "#e6
          "grey": "#9e9e9e", "orange": "#f28e2b", "lilac": "#c8a2c8", "brown": "#8b5a2b"}
 """Colour words used by the games, as fills."""
 
+LIGHT = (NAMED["white"], NAMED["yellow"], NAMED["lilac"], "#f4f4f4", "#ddd", "#ccc", "#eee")
+"""Fills a piece's mark is written on in black (white on every other)."""
+
 
 def seat_colour(seat: int, names: list | None = None) -> str:
     """The fill that marks `seat`: the game's own colour word if it names one."""
@@ -68,7 +71,7 @@ def line(x1, y1, x2, y2, stroke="#555", width=2, **attrs) -> Markup:
 
 def token(x, y, fill, label, r=10, shape="circle") -> Markup:
     """A playing piece with a count or letter on it: circle (trader), square (post)..."""
-    dark = fill not in (NAMED["white"], NAMED["yellow"], NAMED["lilac"], "#f4f4f4")
+    dark = fill not in LIGHT
     ink = "#fff" if dark else "#111"
     if shape == "square":
         body = rect(x - r, y - r, 2 * r, 2 * r, fill=fill, stroke="#222")
@@ -80,11 +83,18 @@ def token(x, y, fill, label, r=10, shape="circle") -> Markup:
     return body + text(x, y + 4, label, size=11, anchor="middle", weight="bold", fill=ink)
 
 
+def place(key: str, last, *children) -> Markup:
+    """A part of the board a move can act on, named `key` for the seat page's clicks; drawn
+    marked (a thick dashed outline, web.css) when the last move acted there (`key in last`)."""
+    return el("g", *children, class_="place last" if key in last else "place", data_place=key)
+
+
 def svg(width: int, height: int, *children, title: str = "") -> Markup:
     """The outer <svg> element, scaled to its container."""
     return el("svg", el("title", title) if title else None, *children,
               xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {width} {height}",
-              width="100%", role="img", aria_label=title or None, class_="board",
+              width="100%", role="img", aria_label=title or None,
+              class_="board", data_wide="1" if width > 1100 else None,  # a phone keeps it larger
               font_family="sans-serif")
 
 
@@ -104,7 +114,7 @@ def legend(x, y, entries, width=900) -> Markup:
 def chip(fill: str, mark="") -> Markup:
     """A seat's small colour chip for the pages' text, with its number on it (told apart
     without colour); an SVG with presentation attributes, so no style attribute is needed."""
-    dark = fill not in (NAMED["white"], NAMED["yellow"], NAMED["lilac"], "#f4f4f4")
+    dark = fill not in LIGHT
     body = rect(0.5, 0.5, 15, 15, fill=fill, stroke="#222", rx=3)
     label = text(8, 12, mark, size=11, anchor="middle", weight="bold",
                  fill="#fff" if dark else "#111") if mark != "" else None

@@ -7,11 +7,11 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from referee.web.boards import Context, words
-from referee.web.boards.svg import SEAT_COLOURS, circle, el, legend, line, rect, svg, text, token
+from referee.web.boards.svg import SEAT_COLOURS, el, legend, line, place, rect, svg, text, token
 
 DULI_COLOUR = "#6d6d6d"
 ROAD, GORGE = "#c8a165", "#7a7a7a"
-BOX_W, BOX_H = 180, 124
+BOX_W, BOX_H = 200, 124
 CENTRES = {"qinghai": (320, 75), "sichuan": (100, 262), "kang": (320, 262),
            "tibet": (540, 262), "yunnan": (320, 450)}
 """Where each province sits: a sketch of the real map, so every road and gorge is a line."""
@@ -40,6 +40,26 @@ def _province_name(view: dict, where) -> str:
     return view["provinces"][where] if isinstance(where, int) else where
 
 
+def places(move: dict) -> list[str]:
+    """Where a move acts: the province a trader travels to or a post is built in, the
+    building (or the Bank, the Market) bid on or resolved, the gorge blocked."""
+    kind = move.get("type")
+    if kind == "step" and move.get("to"):
+        return [f"province:{move['to']}"]
+    if kind in ("build", "yard") and move.get("place"):  # a bridge is built on a gorge
+        where = "gorge" if move.get("structure") == "bridge" else "province"
+        return [f"{where}:{move['place']}"]
+    if kind in ("bid", "resolve") and move.get("building"):
+        return [f"building:{move['building']}"]
+    if kind == "bank":
+        return ["building:bank"]
+    if kind == "market":
+        return ["market"]
+    if kind == "block" and move.get("gorge"):
+        return [f"gorge:{move['gorge']}"]
+    return []
+
+
 def participants(view: dict) -> range:
     """Every seat, plus Dúlì in a 2-player game."""
     return range(view["n"] + (1 if view.get("duli") is not None else 0))
@@ -52,17 +72,17 @@ def draw(view: dict, ctx: Context) -> Markup:
     provinces = view["provinces"]
     centres = {i: CENTRES.get(name, (320, 75 + 120 * (len(provinces) - i)))
                for i, name in enumerate(provinces)}
-    parts = [_connections(view, centres)]
+    parts = [_connections(view, centres, ctx.last)]
     income = ctx.table("income", "province_income") or {}
-    parts += [_province(view, i, centres[i], income) for i in range(len(provinces))]
-    parts.append(_market(view, ctx.table("market_income")))
+    parts += [_province(view, i, centres[i], income, ctx.last) for i in range(len(provinces))]
+    parts.append(_market(view, ctx.table("market_income"), ctx.last))
     parts.append(_pu_er(view, ctx, 690, 20))
     parts.append(_legend(view, ctx, 20, 650))
     title = (f"Yunnan, round {view.get('round')}, {words(view.get('phase', ''))}")
     return svg(1040, 720, text(690, 0 + 14, title, size=15, weight="bold"), *parts, title=title)
 
 
-def _connections(view: dict, centres: dict) -> Markup:
+def _connections(view: dict, centres: dict, last=frozenset()) -> Markup:
     """The road (solid) and the gorges (dashed), bridges and the blocker on the gorges."""
     provinces = view["provinces"]
     parts = [line(*MARKET_AT, *centres[0], stroke=ROAD, width=10)]
@@ -72,30 +92,33 @@ def _connections(view: dict, centres: dict) -> Markup:
         a, _, b = gid.partition("-")
         (x1, y1), (x2, y2) = centres[provinces.index(a)], centres[provinces.index(b)]
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        parts.append(line(x1, y1, x2, y2, stroke=GORGE, width=4, stroke_dasharray="10 6"))
+        gorge = [line(x1, y1, x2, y2, stroke=GORGE, width=4, stroke_dasharray="10 6")]
         owners = [p for p in participants(view) if {g, gid} & set(view["bridges"][p])]
-        for k, p in enumerate(owners):
-            parts.append(rect(mx - 14 + 9 * k, my - 6, 18, 12, fill=colour(view, p),
-                              stroke="#222"))
+        for k, p in enumerate(owners):  # a bridge: its owner's colour and mark
+            bx = mx - 9 * len(owners) + 18 * k
+            gorge.append(token(bx + 8, my, colour(view, p), mark(view, p), r=8, shape="square"))
         if view.get("blocker") in (g, gid):  # the gorge's name (or its index, before names)
-            parts.append(text(mx, my + 6, "✕ blocked", size=13, anchor="middle",
+            gorge.append(text(mx, my + 6, "✕ blocked", size=13, anchor="middle",
                               weight="bold", fill="#b00000"))
         elif not owners:
-            parts.append(text(mx, my - 8, "gorge", size=11, anchor="middle", fill="#555"))
+            gorge.append(text(mx, my - 8, "gorge", size=11, anchor="middle", fill="#555"))
+        parts.append(place(f"gorge:{gid}", last, *gorge))
     return Markup("").join(parts)
 
 
 def _pieces(view: dict, x, y, counts, shape) -> Markup:
-    """One token per participant holding any, with the count on it."""
+    """One token per participant holding any, with its mark on it (not colour alone) and
+    the count beside it."""
     parts, cx = [], x
     for p in participants(view):
         if counts(p):
-            parts.append(token(cx, y, colour(view, p), counts(p), r=9, shape=shape))
-            cx += 24
+            parts.append(token(cx, y, colour(view, p), mark(view, p), r=8, shape=shape))
+            parts.append(text(cx + 10, y + 4, f"×{counts(p)}", size=11))
+            cx += 32
     return Markup("").join(parts) if parts else text(x - 8, y + 4, "—", size=12, fill="#888")
 
 
-def _province(view: dict, i: int, centre, income: dict) -> Markup:
+def _province(view: dict, i: int, centre, income: dict, last=frozenset()) -> Markup:
     name = view["provinces"][i]
     x, y = centre[0] - BOX_W / 2, centre[1] - BOX_H / 2
     head = words(name)
@@ -105,24 +128,24 @@ def _province(view: dict, i: int, centre, income: dict) -> Markup:
     parts = [rect(x, y, BOX_W, BOX_H, fill="#fbf6ea", stroke="#8a6d3b", rx=8),
              text(x + 8, y + 18, head, size=14, weight="bold"),
              text(x + 8, y + 38, f"presents {view['presents'][i]} · teahouse", size=12)]
-    parts.append(token(x + 150, y + 33, colour(view, owner), mark(view, owner), r=9, shape="house")
-                 if owner is not None else text(x + 142, y + 38, "—", size=12, fill="#888"))
+    parts.append(token(x + 170, y + 33, colour(view, owner), mark(view, owner), r=9, shape="house")
+                 if owner is not None else text(x + 162, y + 38, "—", size=12, fill="#888"))
     parts += [text(x + 8, y + 62, "traders", size=12),
-              _pieces(view, x + 72, y + 58, lambda p: view["traders"][p][i], "circle"),
+              _pieces(view, x + 66, y + 58, lambda p: view["traders"][p][i], "circle"),
               text(x + 8, y + 86, "posts", size=12),
-              _pieces(view, x + 72, y + 82, lambda p: view["posts"][p][i], "square")]
+              _pieces(view, x + 66, y + 82, lambda p: view["posts"][p][i], "square")]
     horses = [p for p in range(view["n"]) if view["horse"][p] in (i, name)]
     if horses:
         parts.append(text(x + 8, y + 110, "horses", size=12))
-        parts += [token(x + 72 + 24 * k, y + 106, colour(view, p), mark(view, p), r=9)
+        parts += [token(x + 66 + 24 * k, y + 106, colour(view, p), mark(view, p), r=9)
                   for k, p in enumerate(horses)]
-    return Markup("").join(parts)
+    return place(f"province:{name}", last, *parts)
 
 
-def _market(view: dict, income) -> Markup:
+def _market(view: dict, income, last=frozenset()) -> Markup:
     x, y = MARKET_AT[0] - 150, MARKET_AT[1] - 24
     head = "Market of Pu'er" + (f" · income {income} in all" if income is not None else "")
-    return Markup("").join([
+    return place("market", last, *[
         rect(x, y, 300, 48, fill="#efe3c6", stroke="#8a6d3b", rx=8),
         text(x + 8, y + 20, head, size=14, weight="bold"),
         text(x + 8, y + 38, "traders", size=12),
@@ -148,21 +171,14 @@ def _pu_er(view: dict, ctx: Context, x, y) -> Markup:
                   size=13, weight="bold")]
     row_y = y + 44
     for building in [b for b in BUILDINGS if b in view.get("bids", {})]:
-        row = view["bids"][building]
-        parts.append(el("text", el("title", effects.get(building, "")), words(building),
-                        x=x, y=row_y + 17, font_size=12, fill="#222"))
-        for k, ((value, small), owner) in enumerate(zip(_spaces(ctx, building, len(row)), row)):
-            sx = x + 110 + 40 * k
-            parts.append(rect(sx, row_y, 34, 24, rx=4, stroke="#555",
-                              stroke_dasharray="4 3" if small else None,
-                              fill=colour(view, owner) if owner is not None else "#fff"))
-            parts.append(text(sx + 17, row_y + 16, value, size=12, anchor="middle",
-                              fill="#fff" if owner is not None else "#555", weight="bold"))
-        row_y += 32
-    parts.append(el("text", el("title", effects.get("bank", "")), "Bank", x=x, y=row_y + 17,
-                    font_size=12, fill="#222"))
-    parts += [token(x + 122 + 24 * k, row_y + 12, colour(view, p), mark(view, p), r=9)
-              for k, p in enumerate(view.get("bank", []))]
+        parts.append(place(f"building:{building}", ctx.last,
+                           *_bid_row(view, ctx, building, effects, x, row_y)))
+        row_y += 36
+    bank = [_row_box(x, row_y, 24), el("text", el("title", effects.get("bank", "")), "Bank",
+                                     x=x, y=row_y + 17, font_size=12, fill="#222")]
+    bank += [token(x + 122 + 24 * k, row_y + 12, colour(view, p), mark(view, p), r=9)
+             for k, p in enumerate(view.get("bank", []))]
+    parts.append(place("building:bank", ctx.last, *bank))
     row_y += 44
     for label, order in (("bidding order (blue)", view.get("blue", [])),
                          ("travel order (grey)", view.get("grey", []))):
@@ -182,6 +198,34 @@ def _pu_er(view: dict, ctx: Context, x, y) -> Markup:
                 row_y += 17
                 parts.append(text(x + 8, row_y, line_, size=11))
     return Markup("").join(parts)
+
+
+def _row_box(x, y, height) -> Markup:
+    """An invisible box under a row of Pu'er (it takes the clicks and the last-move mark)."""
+    return rect(x - 4, y - 3, 350, height + 6, fill="#fff", fill_opacity=0, stroke="none", rx=4)
+
+
+def _bid_row(view: dict, ctx: Context, building: str, effects: dict, x, row_y) -> list:
+    """A building's name and bid spaces: a taken space in its bidder's colour, with the
+    bidder's mark under the printed value (not colour alone)."""
+    row = view["bids"][building]
+    parts = [_row_box(x, row_y, 30),
+             el("text", el("title", effects.get(building, "")), words(building),
+                x=x, y=row_y + 19, font_size=12, fill="#222")]
+    for k, ((value, small), owner) in enumerate(zip(_spaces(ctx, building, len(row)), row)):
+        sx = x + 110 + 40 * k
+        parts.append(rect(sx, row_y, 34, 30, rx=4, stroke="#555",
+                          stroke_dasharray="4 3" if small else None,
+                          fill=colour(view, owner) if owner is not None else "#fff"))
+        if owner is None:
+            parts.append(text(sx + 17, row_y + 19, value, size=12, anchor="middle",
+                              fill="#555", weight="bold"))
+        else:
+            parts.append(text(sx + 17, row_y + 13, value, size=11, anchor="middle",
+                              fill="#fff", weight="bold"))
+            parts.append(text(sx + 17, row_y + 26, who(view, owner), size=11,
+                              anchor="middle", fill="#fff", weight="bold"))
+    return parts
 
 
 def events(view: dict, report: dict) -> list[str]:
@@ -209,13 +253,16 @@ def _legend(view: dict, ctx: Context, x, y) -> Markup:
     for p in participants(view):
         label = "Dúlì (automaton)" if p == view.get("duli") else f"P{p} = {ctx.name(p)}"
         entries.append((token(10, 10, colour(view, p), mark(view, p), r=10, shape="square"), label))
-    entries += [(circle(10, 10, 9, "#ddd"), "trader"), (rect(1, 1, 18, 18, fill="#ddd",
-                                                             stroke="#222"), "trading post"),
+    entries += [(token(10, 10, "#ddd", "n", r=9), "trader of seat n (×count)"),
+                (token(10, 10, "#ddd", "n", r=9, shape="square"),
+                 "trading post or bridge of seat n"),
                 (token(10, 12, "#ddd", "T", r=8, shape="house"), "teahouse"),
                 (token(10, 10, "#ddd", "H", r=9), "horse"),
                 (line(0, 10, 20, 10, stroke=ROAD, width=8), "road"),
                 (line(0, 10, 20, 10, stroke=GORGE, width=4, stroke_dasharray="6 3"),
-                 "gorge (bridge = coloured bar)")]
+                 "gorge"),
+                (rect(1, 1, 18, 18, fill="none", stroke="#c2185b", stroke_width=4,
+                      stroke_dasharray="5 3"), "where the last move acted")]
     return legend(x, y, entries, width=1000)
 
 

@@ -12,6 +12,8 @@
   const controls = $("controls");
   let token = null;
   let busy = false, again = false, source = null;
+  let choices = [];  // each legal move with places on the board: {places, pick()}
+  let lastPick = { place: null, n: -1 };
 
   function status(text, bad) {
     $("status").textContent = text;
@@ -69,6 +71,7 @@
     const c = await res.json();
     $("play").hidden = false;
     const parts = [];
+    choices = [];
     if (c.status !== "active") {
       parts.push(el("p", "muted", "The match is over."));
     } else if (!c.must_act) {
@@ -85,7 +88,33 @@
     controls.dataset.sealed = c.must_act && c.decision.sealed ? "true" : "false";
     $("jsonmove").hidden = !c.must_act;
     $("jsonform").dataset.version = c.version;
+    markPlaces();
   }
+
+  // The board's places a legal move acts on take a click: it picks that move's control
+  // (a button is focused, a form's choices set), and clicking again steps to the next move
+  // acting there. Nothing is sent until the player presses the control.
+  function markPlaces() {
+    const wanted = new Set(choices.flatMap((c) => c.places));
+    seat.querySelectorAll("svg.board g.place").forEach((g) => {
+      g.classList.toggle("can", wanted.has(g.dataset.place));
+      g.classList.remove("picked");
+    });
+  }
+
+  seat.addEventListener("click", (e) => {
+    for (let g = e.target.closest("g.place"); g; g = g.parentElement.closest("g.place")) {
+      const here = choices.filter((c) => c.places.includes(g.dataset.place));
+      if (!here.length) continue;
+      const n = lastPick.place === g.dataset.place ? (lastPick.n + 1) % here.length : 0;
+      lastPick = { place: g.dataset.place, n: n };
+      seat.querySelectorAll("g.place.picked").forEach((x) => x.classList.remove("picked"));
+      controls.querySelectorAll(".picked").forEach((x) => x.classList.remove("picked"));
+      g.classList.add("picked");
+      here[n].pick();
+      return;
+    }
+  });
 
   function el(tag, cls, text) {
     const node = document.createElement(tag);
@@ -114,6 +143,9 @@
       b.type = "button";
       b.title = JSON.stringify(m.move);
       b.addEventListener("click", () => submit(m.move, version));
+      if (m.places && m.places.length) {
+        choices.push({ places: m.places, pick: () => { b.classList.add("picked"); b.focus(); } });
+      }
       list.append(b);
     });
     return list;
@@ -158,6 +190,18 @@
                                              : matching(selects.length)[0];
     selects.forEach((s, i) => s.addEventListener("change", () => fill(i + 1)));
     fill(0);
+    // a place clicked on the board: set each select to this move's value, in order
+    const choose = (m) => {
+      selects.forEach((s, i) => {
+        s.value = fields.length === 1 ? String(g.moves.indexOf(m)) : keyOf(m, fields[i]);
+        fill(i + 1);
+      });
+      f.classList.add("picked");
+      go.focus();
+    };
+    g.moves.forEach((m) => {
+      if (m.places && m.places.length) choices.push({ places: m.places, pick: () => choose(m) });
+    });
     f.addEventListener("submit", (e) => { e.preventDefault(); const m = chosen(); if (m) submit(m.move, version); });
     return f;
   }
