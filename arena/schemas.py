@@ -197,6 +197,10 @@ class TournamentSchema(Schema):
     byes = fields.Dict(metadata={"description": "swiss: byes per entrant"})
     swiss_standings = fields.List(fields.Dict(), metadata={
         "description": "swiss: entrant, points, matches, byes, by points"})
+    ladder_queue = fields.List(fields.Dict(), metadata={
+        "description": "ladder: every entrant in the order it is seated next: entrant, games "
+                       "(seats held, running included), running, last (index of its latest "
+                       "match), place (ties share one and are drawn at seating)"})
     opponents = fields.List(fields.String())
     sprt = fields.Dict(metadata={"description": "sprt: elo0, elo1, alpha, beta"})
     sprt_state = fields.Dict(metadata={"description": "sprt: the test as it stands: result "
