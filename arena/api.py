@@ -6,6 +6,7 @@ from flask import current_app, g, jsonify
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from arena import confidence
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.schemas import (ArenaMatchCreatedSchema, ArenaMatchCreateSchema, BotCreatedSchema,
@@ -323,7 +324,10 @@ class Leaderboard(MethodView):
         """A game's leaderboard
 
         mu, sigma and the ordinal (mu - 3 sigma) from every rated match applied in creation
-        order, with matches, wins, average rank, average score and failure rate. A rated match
+        order, with matches, wins, average rank, average score and failure rate; an interval
+        (mu -+ 2 sigma), `provisional` below `min_games` matches (`ranked_place` counts the
+        others), and `batch_elo`/`batch_place`, a Plackett-Luce fit over all matches at once
+        (arena/confidence.py). A rated match
         not over within `status.deadline_s` of its creation no longer holds back later
         results; its own is applied when it arrives, marked late.
         """
@@ -332,9 +336,11 @@ class Leaderboard(MethodView):
         board.catch_up(name)  # a match past its deadline is passed over on a read too
         table, status = board.snapshot(name)  # one moment: the rows and their status agree
         rows = standings(table)
+        confidence.annotate(rows, board.batch(name))
         for row in rows:
             row["name"] = arena().entrant_name(row["entrant"])
-        return {"game": name, "status": status, "standings": rows}
+        return {"game": name, "status": status, "standings": rows,
+                "min_games": confidence.MIN_GAMES}
 
 
 @protocol_blp.route("/openapi.json")

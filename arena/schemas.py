@@ -218,3 +218,5 @@ class LeaderboardSchema(Schema):
     game = fields.String()
     status = fields.Dict()
     standings = fields.List(fields.Dict())
+    min_games = fields.Integer(metadata={"description": "rated matches an entrant needs to be "
+                                                        "ranked; below it `provisional`"})

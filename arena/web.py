@@ -12,6 +12,7 @@ import json
 
 from flask import Blueprint, abort, current_app, g, render_template
 
+from arena import confidence
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.web_plot import plot
@@ -53,12 +54,15 @@ def leaderboard(game):
     boards.catch_up(name)  # as the API's read does: a match past its deadline is passed over
     table, status = boards.snapshot(name)  # one moment: the rows and their status agree
     rows = standings(table)
+    confidence.annotate(rows, boards.batch(name))
     names = {r["entrant"]: arena().entrant_name(r["entrant"]) for r in rows}
     for row in rows:
         row["name"] = names[row["entrant"]]
     chart = plot(boards.history(name), names)
-    return render_template("arena/leaderboard.html", game=name, rows=rows, chart=chart,
-                           status=status)
+    return render_template("arena/leaderboard.html", game=name, chart=chart, status=status,
+                           rows=[r for r in rows if not r["provisional"]],
+                           provisional=[r for r in rows if r["provisional"]],
+                           min_games=confidence.MIN_GAMES)
 
 
 @blp.get("/tournaments")
