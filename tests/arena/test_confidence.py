@@ -101,6 +101,5 @@ def test_the_api_and_page_show_intervals_batch_and_provisional(client):
     assert by["builtin:x"]["batch_place"] == 2 and by["builtin:z"]["batch_place"] == 1
     assert by["builtin:x"]["batch_elo"] == batch_elo(results)["builtin:x"]
     page = http.get("/leaderboards/gops").get_data(as_text=True)
-    main, apart = page.split('id="provisional"', 1)
-    assert "builtin:y" in main.split('id="ratings"', 1)[1] and "builtin:z" in apart
-    assert "builtin:z" not in main.split('id="ratings"', 1)[1]
+    main, apart = page.split('id="ranked"', 1)[1].split('id="provisional"', 1)
+    assert "builtin:y" in main and "builtin:z" in apart and "builtin:z" not in main
