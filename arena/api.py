@@ -7,11 +7,13 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from arena import confidence
+from arena.botversions import BotVersions
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.schemas import (ArenaMatchCreatedSchema, ArenaMatchCreateSchema, BotCreatedSchema,
                            BotCreateSchema, BotDisableSchema, BotListQuerySchema,
                            BotListSchema, BotSchema, BotSecretSchema, BotUpdateSchema,
+                           BotVersionCreateSchema, BotVersionsSchema,
                            LeaderboardSchema,
                            TournamentCreateSchema, TournamentListSchema, TournamentSchema)
 from arena.tournaments import entrant_seat
@@ -177,6 +179,42 @@ class BotSecret(MethodView):
         return {"id": bot_id, "secret": bots.rekey(bot_id)}
 
 
+@bots_blp.route("/<bot_id>/versions")
+class BotVersionList(MethodView):
+    @requires(ANYONE)
+    @bots_blp.response(200, BotVersionsSchema)
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    def get(self, bot_id):
+        """A bot's versions, oldest first, and which is current (anyone: ids, numbers,
+        builds, URLs, registration times, as the bot records show)"""
+        return BotVersions(arena().bots).listing(bot_id)
+
+    @requires(PLAYER)
+    @bots_blp.arguments(BotVersionCreateSchema)
+    @bots_blp.response(201, BotCreatedSchema)
+    @bots_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.forbidden")
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    @bots_blp.alt_response(409, schema=ProblemSchema, description="bot.url_taken")
+    @bots_blp.alt_response(422, schema=ProblemSchema, description="bot.rejected, "
+                           "bot.url_refused")
+    def post(self, body, bot_id):
+        """Register a new version of a bot (its owner)
+
+        Health-checked and pinned like a registration; a new id and secret (shown only here),
+        the bot's name, games and openness, `version` n+1. Matches seat a version by its id,
+        so they record it; the leaderboard marks older versions `superseded_by`; with
+        `rating_carry: inflate` (default) the new version's first rated result starts it at
+        the previous version's mu with sigma inflated, `fresh` at the default rating.
+        """
+        bots = arena().bots
+        check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}",
+                    organiser_may=False)
+        bot = BotVersions(bots).add(bot_id, body["url"], body["build"], body["rating_carry"],
+                                    service().games.names())
+        return {**bots.public(bot), "secret": bot["secret"]}
+
+
 @bots_blp.route("/<bot_id>/enable")
 class BotEnable(MethodView):
     @requires(PLAYER)
@@ -337,6 +375,7 @@ class Leaderboard(MethodView):
         table, status = board.snapshot(name)  # one moment: the rows and their status agree
         rows = standings(table)
         confidence.annotate(rows, board.batch(name))
+        BotVersions(arena().bots).annotate(rows)
         for row in rows:
             row["name"] = arena().entrant_name(row["entrant"])
         return {"game": name, "status": status, "standings": rows,

@@ -57,6 +57,12 @@ class BotSchema(Schema):
     info = fields.Dict()
     registered_at = fields.Float()
     health = fields.Dict()
+    family = fields.String(metadata={"description": "versions: the id of the bot's first "
+                                                    "version (absent: never versioned)"})
+    version = fields.Integer(metadata={"description": "versions: n of this version"})
+    previous = fields.String(metadata={"description": "versions: the version before"})
+    build = fields.String()
+    rating_carry = fields.String(metadata={"description": "inflate or fresh"})
 
 
 class BotCreatedSchema(BotSchema):
@@ -75,6 +81,23 @@ class BotListQuerySchema(Schema):
     limit = fields.Integer(load_default=BOTS_PAGE, validate=validate.Range(min=1,
                                                                             max=BOTS_PAGE_MAX),
                            metadata={"description": f"bots per page (default {BOTS_PAGE})"})
+
+
+class BotVersionCreateSchema(Schema):
+    url = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=2000),
+                        metadata={"description": "default: the current version's URL (a new "
+                                                 "build behind it)"})
+    build = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
+    rating_carry = fields.String(load_default="inflate",
+                                 validate=validate.OneOf(["inflate", "fresh"]),
+                                 metadata={"description": "inflate: the previous version's mu, "
+                                                          "sigma inflated; fresh: a new rating"})
+
+
+class BotVersionsSchema(Schema):
+    family = fields.String()
+    current = fields.String()
+    versions = fields.List(fields.Dict())
 
 
 class BotSecretSchema(Schema):

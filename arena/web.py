@@ -13,6 +13,7 @@ import json
 from flask import Blueprint, abort, current_app, g, render_template
 
 from arena import confidence
+from arena.botversions import BotVersions
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.web_plot import plot
@@ -55,13 +56,17 @@ def leaderboard(game):
     table, status = boards.snapshot(name)  # one moment: the rows and their status agree
     rows = standings(table)
     confidence.annotate(rows, boards.batch(name))
+    BotVersions(arena().bots).annotate(rows)
     names = {r["entrant"]: arena().entrant_name(r["entrant"]) for r in rows}
     for row in rows:
         row["name"] = names[row["entrant"]]
     chart = plot(boards.history(name), names)
     return render_template("arena/leaderboard.html", game=name, chart=chart, status=status,
-                           rows=[r for r in rows if not r["provisional"]],
-                           provisional=[r for r in rows if r["provisional"]],
+                           rows=[r for r in rows if not r["provisional"]
+                                 and not r["superseded_by"]],
+                           provisional=[r for r in rows if r["provisional"]
+                                        and not r["superseded_by"]],
+                           earlier=[r for r in rows if r["superseded_by"]],
                            min_games=confidence.MIN_GAMES)
 
 
