@@ -7,18 +7,19 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from arena import confidence
+from arena.botdebug import DebugTexts
 from arena.botversions import BotVersions
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.schemas import (ArenaMatchCreatedSchema, ArenaMatchCreateSchema, BotCreatedSchema,
                            BotCreateSchema, BotDisableSchema, BotListQuerySchema,
                            BotListSchema, BotSchema, BotSecretSchema, BotUpdateSchema,
-                           BotVersionCreateSchema, BotVersionsSchema,
+                           BotVersionCreateSchema, BotVersionsSchema, MatchDebugSchema,
                            LeaderboardSchema,
                            TournamentCreateSchema, TournamentListSchema, TournamentSchema)
 from arena.tournaments import entrant_seat
 from referee.core.chance import INTERNAL
-from referee.core.errors import ChanceUnsupported
+from referee.core.errors import ChanceUnsupported, RefereeError
 from referee.service.access import (ANYONE, ORGANISER, PLAYER, check_organiser, check_owner,
                                     check_seating, need_caller, requires)
 from referee.service.records import created_body
@@ -137,13 +138,16 @@ class BotDetail(MethodView):
     def patch(self, body, bot_id):
         """Change a bot's settings (its owner)
 
-        `open`: whether other accounts may seat it in their matches and events.
+        `open`: whether other accounts may seat it in their matches and events;
+        `debug_public`: whether everyone may read its debug texts once a match is over.
         """
         bots = arena().bots
         check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}",
                     organiser_may=False)
         if body.get("open") is not None:
             bots.set_open(bot_id, body["open"])
+        if body.get("debug_public") is not None:
+            DebugTexts(bots.redis, bots.prefix).set_public(bot_id, body["debug_public"])
         return bots.public(bots.get(bot_id))
 
 
@@ -177,6 +181,34 @@ class BotSecret(MethodView):
         check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}",
                     organiser_may=False)
         return {"id": bot_id, "secret": bots.rekey(bot_id)}
+
+
+@arena_blp.route("/matches/<match_id>/debug")
+class MatchDebug(MethodView):
+    @requires(ANYONE)
+    @arena_blp.response(200, MatchDebugSchema)
+    def get(self, match_id):
+        """The bots' debug texts of a match (arena/botdebug.py)
+
+        Who may call: anyone, but each caller sees only the texts of its own bots (by the
+        account key), and, once the match is over, those of bots whose owner set
+        `debug_public`; while it runs nothing of another account's bot. A match with none
+        (or unknown) answers an empty list.
+        """
+        return {"match": match_id, "debug": visible_debug(match_id)}
+
+
+def visible_debug(match_id: str) -> list[dict]:
+    """The debug entries of a match the calling account may read."""
+    bots = arena().bots
+    try:
+        _, live = service().load(match_id)
+    except RefereeError:
+        return []
+    who = caller()
+    return DebugTexts(bots.redis, bots.prefix).visible(
+        match_id, live.status != "active", who.id if who is not None else None,
+        lambda b: bots.get(b).get("owner"))
 
 
 @bots_blp.route("/<bot_id>/versions")

@@ -39,6 +39,16 @@ class BotCreateSchema(Schema):
 class BotUpdateSchema(Schema):
     open = fields.Boolean(load_default=None, allow_none=True,
                           metadata={"description": "may other accounts seat it"})
+    debug_public = fields.Boolean(load_default=None, allow_none=True,
+                                  metadata={"description": "may everyone read its debug "
+                                                           "texts once a match is over"})
+
+
+class MatchDebugSchema(Schema):
+    match = fields.String()
+    debug = fields.List(fields.Dict(), metadata={
+        "description": "version (the move's), seat, bot, text (at most 1 KiB), truncated, "
+                       "bytes (its length as sent)"})
 
 
 class BotDisableSchema(Schema):

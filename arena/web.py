@@ -13,6 +13,7 @@ import json
 from flask import Blueprint, abort, current_app, g, render_template
 
 from arena import confidence
+from arena.botdebug import DebugTexts
 from arena.botversions import BotVersions
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
@@ -203,6 +204,23 @@ def bot_owner(bot_id):
     text = json.dumps(private, indent=1, ensure_ascii=False) if private else None
     return render_template("arena/_owner.html", failure=text), 200, \
         {"Cache-Control": "no-store"}
+
+
+@blp.get("/matches/<match_id>/debug")
+@requires(ANYONE)
+def match_debug(match_id):
+    """The bots' debug texts of a match, move by move, beside its replay or live page.
+
+    Who may call: anyone; each caller sees only its own bots' texts (the account key in the
+    Authorization header, sent by a script or client, never in the URL) and, once the match
+    is over, those of bots whose owner set `debug_public`; nothing else while it runs."""
+    _, live = _or_404(service().load, match_id)
+    bots, who = arena().bots, g.get("caller")
+    entries = DebugTexts(bots.redis, bots.prefix).visible(
+        match_id, live.status != "active", who.id if who is not None else None,
+        lambda b: bots.get(b).get("owner"))
+    return render_template("arena/debug.html", match_id=match_id, entries=entries,
+                           running=live.status == "active"), 200, {"Cache-Control": "no-store"}
 
 
 @blp.get("/bot-protocol")
