@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, current_app, g, render_template
+from flask import Blueprint, abort, current_app, g, render_template, request
 
 from arena import confidence
 from arena.botdebug import DebugTexts
@@ -213,13 +213,15 @@ def match_debug(match_id):
 
     Who may call: anyone; each caller sees only its own bots' texts (the account key in the
     Authorization header, sent by a script or client, never in the URL) and, once the match
-    is over, those of bots whose owner set `debug_public`; nothing else while it runs."""
+    is over, those of bots whose owner set `debug_public`; nothing else while it runs.
+    `?part=1`: the table alone, which the page's owner form fetches with the key."""
     _, live = _or_404(service().load, match_id)
     bots, who = arena().bots, g.get("caller")
     entries = DebugTexts(bots.redis, bots.prefix).visible(
         match_id, live.status != "active", who.id if who is not None else None,
         lambda b: bots.get(b).get("owner"))
-    return render_template("arena/debug.html", match_id=match_id, entries=entries,
+    page = "arena/_debug.html" if request.args.get("part") else "arena/debug.html"
+    return render_template(page, match_id=match_id, entries=entries,
                            running=live.status == "active"), 200, {"Cache-Control": "no-store"}
 
 

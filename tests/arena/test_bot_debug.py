@@ -92,3 +92,16 @@ def test_while_a_match_runs_a_public_bot_s_text_is_still_its_owner_s_only(needs_
     assert [e["text"] for e in texts.visible("m1", True, "bob", owners)] == ["plan A", "plan B"]
     assert [e["text"] for e in texts.visible("m1", True, None, owners)] == ["plan A"]
     delete_keys(needs_real_redis, prefix, unique_name("none"))
+
+
+def test_the_owner_form_fetches_the_table_alone(players):
+    """The page's form fetches `?part=1` with the key: the table, without the page around."""
+    alice, bob, thinker, other, anonymous = players
+    mine = register(alice, thinker)
+    r = alice.post("/v1/arena/matches", json={"game": "gops", "seats": [f"bot:{mine}",
+                   "builtin:random"], "options": {"cards": 3}, "seed": 4})
+    match = finished(alice, r.json["id"])
+    part = alice.get(f"/matches/{match['id']}/debug?part=1").get_data(as_text=True)
+    assert THOUGHT in part and "<html" not in part.lower()
+    page = anonymous.get(f"/matches/{match['id']}/debug").get_data(as_text=True)
+    assert 'id="ownerform"' in page and "part=1" in page and THOUGHT not in page
