@@ -141,6 +141,20 @@ def tournament(tid):
                            cross=cross_table(tour["entrants"], results))
 
 
+@blp.get("/tournaments/<tid>/sprt")
+@requires(ANYONE)
+def sprt_live(tid):
+    """An sprt tournament's test as it stands (the tournament page's SPRT block, which its
+    script fetches every 2 s while the test runs): what the tournament record shows anyone,
+    no seed, no match's hidden information; 404 for another format."""
+    tour = _or_404(arena().tournaments.get, tid)
+    if tour["format"] != "sprt":
+        abort(404)
+    names = {e: arena().entrant_name(e) for e in tour["entrants"]}
+    return render_template("arena/_sprt.html", t=tour, names=names), 200, \
+        {"Cache-Control": "no-store"}
+
+
 def cross_table(entrants: list, results: list[dict]) -> dict:
     """(row entrant, column entrant) -> [wins, losses, draws] of row against column, counting
     every pair of seats at each finished table by their ranks."""
