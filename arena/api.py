@@ -6,16 +6,20 @@ from flask import current_app, g, jsonify
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from arena import confidence
+from arena.botdebug import DebugTexts
+from arena.botversions import BotVersions
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.schemas import (ArenaMatchCreatedSchema, ArenaMatchCreateSchema, BotCreatedSchema,
                            BotCreateSchema, BotDisableSchema, BotListQuerySchema,
                            BotListSchema, BotSchema, BotSecretSchema, BotUpdateSchema,
+                           BotVersionCreateSchema, BotVersionsSchema, MatchDebugSchema,
                            LeaderboardSchema,
                            TournamentCreateSchema, TournamentListSchema, TournamentSchema)
 from arena.tournaments import entrant_seat
 from referee.core.chance import INTERNAL
-from referee.core.errors import ChanceUnsupported
+from referee.core.errors import ChanceUnsupported, RefereeError
 from referee.service.access import (ANYONE, ORGANISER, PLAYER, check_organiser, check_owner,
                                     check_seating, need_caller, requires)
 from referee.service.records import created_body
@@ -134,13 +138,16 @@ class BotDetail(MethodView):
     def patch(self, body, bot_id):
         """Change a bot's settings (its owner)
 
-        `open`: whether other accounts may seat it in their matches and events.
+        `open`: whether other accounts may seat it in their matches and events;
+        `debug_public`: whether everyone may read its debug texts once a match is over.
         """
         bots = arena().bots
         check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}",
                     organiser_may=False)
         if body.get("open") is not None:
             bots.set_open(bot_id, body["open"])
+        if body.get("debug_public") is not None:
+            DebugTexts(bots.redis, bots.prefix).set_public(bot_id, body["debug_public"])
         return bots.public(bots.get(bot_id))
 
 
@@ -174,6 +181,70 @@ class BotSecret(MethodView):
         check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}",
                     organiser_may=False)
         return {"id": bot_id, "secret": bots.rekey(bot_id)}
+
+
+@arena_blp.route("/matches/<match_id>/debug")
+class MatchDebug(MethodView):
+    @requires(ANYONE)
+    @arena_blp.response(200, MatchDebugSchema)
+    def get(self, match_id):
+        """The bots' debug texts of a match (arena/botdebug.py)
+
+        Who may call: anyone, but each caller sees only the texts of its own bots (by the
+        account key), and, once the match is over, those of bots whose owner set
+        `debug_public`; while it runs nothing of another account's bot. A match with none
+        (or unknown) answers an empty list.
+        """
+        return {"match": match_id, "debug": visible_debug(match_id)}
+
+
+def visible_debug(match_id: str) -> list[dict]:
+    """The debug entries of a match the calling account may read."""
+    bots = arena().bots
+    try:
+        _, live = service().load(match_id)
+    except RefereeError:
+        return []
+    who = caller()
+    return DebugTexts(bots.redis, bots.prefix).visible(
+        match_id, live.status != "active", who.id if who is not None else None,
+        lambda b: bots.get(b).get("owner"))
+
+
+@bots_blp.route("/<bot_id>/versions")
+class BotVersionList(MethodView):
+    @requires(ANYONE)
+    @bots_blp.response(200, BotVersionsSchema)
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    def get(self, bot_id):
+        """A bot's versions, oldest first, and which is current (anyone: ids, numbers,
+        builds, URLs, registration times, as the bot records show)"""
+        return BotVersions(arena().bots).listing(bot_id)
+
+    @requires(PLAYER)
+    @bots_blp.arguments(BotVersionCreateSchema)
+    @bots_blp.response(201, BotCreatedSchema)
+    @bots_blp.alt_response(401, schema=ProblemSchema, description=KEY_REFUSALS)
+    @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.forbidden")
+    @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
+    @bots_blp.alt_response(409, schema=ProblemSchema, description="bot.url_taken")
+    @bots_blp.alt_response(422, schema=ProblemSchema, description="bot.rejected, "
+                           "bot.url_refused")
+    def post(self, body, bot_id):
+        """Register a new version of a bot (its owner)
+
+        Health-checked and pinned like a registration; a new id and secret (shown only here),
+        the bot's name, games and openness, `version` n+1. Matches seat a version by its id,
+        so they record it; the leaderboard marks older versions `superseded_by`; with
+        `rating_carry: inflate` (default) the new version's first rated result starts it at
+        the previous version's mu with sigma inflated, `fresh` at the default rating.
+        """
+        bots = arena().bots
+        check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}",
+                    organiser_may=False)
+        bot = BotVersions(bots).add(bot_id, body["url"], body["build"], body["rating_carry"],
+                                    service().games.names())
+        return {**bots.public(bot), "secret": bot["secret"]}
 
 
 @bots_blp.route("/<bot_id>/enable")
@@ -323,7 +394,10 @@ class Leaderboard(MethodView):
         """A game's leaderboard
 
         mu, sigma and the ordinal (mu - 3 sigma) from every rated match applied in creation
-        order, with matches, wins, average rank, average score and failure rate. A rated match
+        order, with matches, wins, average rank, average score and failure rate; an interval
+        (mu -+ 2 sigma), `provisional` below `min_games` matches (`ranked_place` counts the
+        others), and `batch_elo`/`batch_place`, a Plackett-Luce fit over all matches at once
+        (arena/confidence.py). A rated match
         not over within `status.deadline_s` of its creation no longer holds back later
         results; its own is applied when it arrives, marked late.
         """
@@ -332,9 +406,12 @@ class Leaderboard(MethodView):
         board.catch_up(name)  # a match past its deadline is passed over on a read too
         table, status = board.snapshot(name)  # one moment: the rows and their status agree
         rows = standings(table)
+        confidence.annotate(rows, board.batch(name))
+        BotVersions(arena().bots).annotate(rows)
         for row in rows:
             row["name"] = arena().entrant_name(row["entrant"])
-        return {"game": name, "status": status, "standings": rows}
+        return {"game": name, "status": status, "standings": rows,
+                "min_games": confidence.MIN_GAMES}
 
 
 @protocol_blp.route("/openapi.json")

@@ -54,11 +54,13 @@ class BotRegistry(HealthFigures):
         return f"{self.prefix}:bot:{bot_id}{':' + part if part else ''}"
 
     def register(self, name: str | None, url: str, games: list, owner: str | None,
-                 known_games, open_: bool = False, once: bool = True) -> dict:
+                 known_games, open_: bool = False, once: bool = True,
+                 extra: dict | None = None) -> dict:
         """Resolve and check the address, health-check `GET /`, and store the bot (belonging
         to the account `owner`) with the address pinned; returns it with its secret. A URL is
         registered once (`once=False`: the offline commands and benchmarks, which seat one
-        URL as several entrants, skip that). Raises UrlRefused, BotRejected, BotUrlTaken."""
+        URL as several entrants, skip that); `extra`: fields stored with it (a version's, see
+        arena/botversions.py). Raises UrlRefused, BotRejected, BotUrlTaken."""
         try:
             canonical = "%s://%s:%d%s" % split_url(url)
         except InvalidBotUrl as err:
@@ -81,7 +83,8 @@ class BotRegistry(HealthFigures):
                "url": url, **target.pin(), "games": list(games), "owner": owner or "",
                "author": str(info.get("author", ""))[:200], "info": _described(info),
                "registered_at": time.time(),
-               "secret": "bs_" + secrets.token_urlsafe(32)}  # never starts with "-"
+               "secret": "bs_" + secrets.token_urlsafe(32),  # never starts with "-"
+               **(extra or {})}
         # claimed atomically: of two registrations of one URL racing, one gets 409
         if once and not self.redis.hsetnx(f"{self.prefix}:bot-urls", canonical, bot["id"]):
             self._refuse_taken(canonical)

@@ -17,6 +17,7 @@ import json
 import threading
 
 from arena.botclient import PRIVATE_BYTES
+from arena.botdebug import DebugTexts
 from arena.bots import BotRegistry
 from arena.limits import DEFAULTS
 from arena.protocol import API_VERSION
@@ -84,6 +85,9 @@ class BotDriver(SeatDriver):
         self.bots.record_move(ref, reply.latency_ms, failure, meta.id, live.version, private)
         if failure is not None:
             return Choice(failure=failure, latency_ms=round(reply.latency_ms, 3), clock_ms=bank)
+        # its debug text, if any, is kept apart: never in the move, the log or a view
+        DebugTexts(self.bots.redis, self.bots.prefix).keep(meta.id, live.version, seat, ref,
+                                                           reply.body)
         return Choice(move=reply.body["move"], latency_ms=round(reply.latency_ms, 3),
                       clock_ms=round(bank, 3))
 

@@ -16,7 +16,7 @@ import json
 import threading
 import time
 
-from arena import ratings
+from arena import confidence, ratings
 from referee.service import defaults
 from referee.service.lease import Lease
 from referee.service.store import MatchStatus
@@ -34,6 +34,7 @@ class Leaderboards:
         self.deadline_s = defaults.RATING_DEADLINE_S if deadline_s is None else deadline_s
         self._histories: dict = {}   # game -> (results folded, table, series): see history
         self._history_lock = threading.Lock()
+        self._batches: dict = {}   # game -> (results fitted, batch Elo): see batch
 
     def _key(self, game: str, part: str) -> str:
         return f"{self.prefix}:lb:{game}:{part}"
@@ -145,6 +146,16 @@ class Leaderboards:
                         del points[1:-1:2]   # the first and the last stay
             self._histories[game] = (count + len(new), table, series)
             return {entrant: list(points) for entrant, points in series.items()}
+
+    def batch(self, game: str) -> dict:
+        """Entrant -> batch Plackett-Luce strength (Elo scale) over every applied result
+        (arena/confidence.py); refitted in this process only when results were applied."""
+        count = int(self.redis.llen(self._key(game, "applied")))
+        kept = self._batches.get(game)
+        if kept is None or kept[0] != count:
+            kept = (count, confidence.batch_elo(self.applied_results(game)))
+            self._batches[game] = kept
+        return kept[1]
 
     def recompute(self, game: str) -> dict:
         """The table folded again from the stored results (must equal `table`)."""

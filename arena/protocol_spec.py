@@ -49,7 +49,11 @@ _SCHEMAS = {
                                 "description": "your previous answer's latency as we "
                                                "measured it (round trip included)"}}},
     "MoveAnswer": {"type": "object", "required": ["move"], "properties": {
-        "move": {"type": "object", "description": "a move with a 'type' (one of legal_moves)"}}},
+        "move": {"type": "object", "description": "a move with a 'type' (one of legal_moves)"},
+        "debug": {"type": "string", "description": "optional: what the bot thought (at most "
+                  "1 KiB of UTF-8 kept, longer is cut and marked); kept apart from the move, "
+                  "shown only to the bot's owner (and after the match to everyone if the "
+                  "owner set debug_public), never to the other bots"}}},
     "End": {"type": "object", "properties": {
         "apiversion": {"type": "string"}, "match": {"type": "string"},
         "game": {"type": "string"}, "seat": {"type": "integer"},

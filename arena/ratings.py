@@ -7,6 +7,8 @@ how the leaderboard is recomputed and checked.
 
 from __future__ import annotations
 
+import math
+
 from openskill.models import PlackettLuce
 
 MODEL = PlackettLuce()
@@ -28,7 +30,9 @@ def fold(results: list[dict], model=MODEL) -> dict:
 def apply(table: dict, result: dict, model=MODEL) -> None:
     """Apply one result to `table` in place (ratings and the running figures)."""
     entrants = result["entrants"]
-    rows = [table.setdefault(e, _new_row(e, model)) for e in entrants]
+    carry = result.get("carry") or {}   # a new bot version's first result: arena/botversions
+    rows = [table.setdefault(e, _carried_row(e, table.get(carry.get(e)), model))
+            for e in entrants]
     ratings = [[model.create_rating([row["mu"], row["sigma"]], name=e)]
                for e, row in zip(entrants, rows)]
     new = model.rate(ratings, ranks=list(result["ranks"]))
@@ -40,6 +44,21 @@ def apply(table: dict, result: dict, model=MODEL) -> None:
         row["rank_sum"] += result["ranks"][seat]
         row["score_sum"] += float(result["scores"][seat])
         row["failures"] += int(seat in failed)
+
+
+def inflated(sigma: float, default_sigma: float) -> float:
+    """The sigma a new bot version starts from under `inflate`: sqrt(sigma^2 + (default
+    sigma / 2)^2), at most the default."""
+    return min(default_sigma, math.sqrt(sigma ** 2 + (default_sigma / 2) ** 2))
+
+
+def _carried_row(entrant: str, previous: dict | None, model) -> dict:
+    """A new entrant's row: the default rating, or a previous version's mu with sigma
+    inflated (arena/botversions.py)."""
+    row = _new_row(entrant, model)
+    if previous is not None:
+        row["mu"], row["sigma"] = previous["mu"], inflated(previous["sigma"], model.sigma)
+    return row
 
 
 def _new_row(entrant: str, model) -> dict:

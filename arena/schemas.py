@@ -39,6 +39,16 @@ class BotCreateSchema(Schema):
 class BotUpdateSchema(Schema):
     open = fields.Boolean(load_default=None, allow_none=True,
                           metadata={"description": "may other accounts seat it"})
+    debug_public = fields.Boolean(load_default=None, allow_none=True,
+                                  metadata={"description": "may everyone read its debug "
+                                                           "texts once a match is over"})
+
+
+class MatchDebugSchema(Schema):
+    match = fields.String()
+    debug = fields.List(fields.Dict(), metadata={
+        "description": "version (the move's), seat, bot, text (at most 1 KiB), truncated, "
+                       "bytes (its length as sent)"})
 
 
 class BotDisableSchema(Schema):
@@ -57,6 +67,12 @@ class BotSchema(Schema):
     info = fields.Dict()
     registered_at = fields.Float()
     health = fields.Dict()
+    family = fields.String(metadata={"description": "versions: the id of the bot's first "
+                                                    "version (absent: never versioned)"})
+    version = fields.Integer(metadata={"description": "versions: n of this version"})
+    previous = fields.String(metadata={"description": "versions: the version before"})
+    build = fields.String()
+    rating_carry = fields.String(metadata={"description": "inflate or fresh"})
 
 
 class BotCreatedSchema(BotSchema):
@@ -75,6 +91,23 @@ class BotListQuerySchema(Schema):
     limit = fields.Integer(load_default=BOTS_PAGE, validate=validate.Range(min=1,
                                                                             max=BOTS_PAGE_MAX),
                            metadata={"description": f"bots per page (default {BOTS_PAGE})"})
+
+
+class BotVersionCreateSchema(Schema):
+    url = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=2000),
+                        metadata={"description": "default: the current version's URL (a new "
+                                                 "build behind it)"})
+    build = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
+    rating_carry = fields.String(load_default="inflate",
+                                 validate=validate.OneOf(["inflate", "fresh"]),
+                                 metadata={"description": "inflate: the previous version's mu, "
+                                                          "sigma inflated; fresh: a new rating"})
+
+
+class BotVersionsSchema(Schema):
+    family = fields.String()
+    current = fields.String()
+    versions = fields.List(fields.Dict())
 
 
 class BotSecretSchema(Schema):
@@ -197,6 +230,10 @@ class TournamentSchema(Schema):
     byes = fields.Dict(metadata={"description": "swiss: byes per entrant"})
     swiss_standings = fields.List(fields.Dict(), metadata={
         "description": "swiss: entrant, points, matches, byes, by points"})
+    ladder_queue = fields.List(fields.Dict(), metadata={
+        "description": "ladder: every entrant in the order it is seated next: entrant, games "
+                       "(seats held, running included), running, last (index of its latest "
+                       "match), place (ties share one and are drawn at seating)"})
     opponents = fields.List(fields.String())
     sprt = fields.Dict(metadata={"description": "sprt: elo0, elo1, alpha, beta"})
     sprt_state = fields.Dict(metadata={"description": "sprt: the test as it stands: result "
@@ -214,3 +251,5 @@ class LeaderboardSchema(Schema):
     game = fields.String()
     status = fields.Dict()
     standings = fields.List(fields.Dict())
+    min_games = fields.Integer(metadata={"description": "rated matches an entrant needs to be "
+                                                        "ranked; below it `provisional`"})

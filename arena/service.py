@@ -11,6 +11,7 @@ import logging
 
 from arena.bots import BotRegistry
 from arena.errors import InvalidTournament
+from arena.botversions import BotVersions
 from arena.leaderboard import Leaderboards, result_record
 from arena.limits import resolve as resolve_limits
 from arena.tournaments import Tournaments
@@ -154,6 +155,9 @@ class Arena(ServiceHooks):
             meta.labels.get("replay_on_abort") else None
         if meta.labels.get("rated"):
             record = result_record(meta, live, self.entrants_of(match_id))
+            carry = BotVersions(self.bots).carry_of(record["entrants"]) if record else None
+            if carry:   # a new version's rating may start from its previous version's
+                record["carry"] = carry
             if replay is not None:  # the replay's own result counts in its stead
                 record = {"skip": True, "replayed_by": replay}
             self.leaderboards.finished(meta.game, meta.labels["seq"], record)

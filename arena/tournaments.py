@@ -3,8 +3,8 @@
 Round robin: every table of `players` entrants drawn from those entered, each table played
 in every seat rotation (or every seat order) on the same K seeds, so seat order and deal luck
 cancel out.
-Ladder: a matchmaker keeps `concurrency` matches running, always seating the entrants who
-have played least (ties broken by a draw from the tournament seed), until `max_matches`.
+Ladder: a matchmaker keeps `concurrency` matches running, seating the entrants with the
+fewest games, until `max_matches` (arena/ladder.py: games within one, the queue shown).
 Swiss: `rounds` rounds, each seating entrants of similar points together (arena/swiss.py).
 SPRT: is the candidate better than the baseline? Pairs of duplicate matches until a
 sequential test decides (arena/sprt_tour.py).
@@ -29,7 +29,7 @@ from arena.errors import InvalidTournament, TournamentNotFound, TournamentTooLar
 from arena.limits import resolve as resolve_limits
 from arena.leaderboard import result_record
 from arena.ratings import apply, standings
-from arena import sprt_tour, swiss
+from arena import ladder, sprt_tour, swiss
 from referee.core.errors import RefereeError
 from referee.core.rng import MAX_SEED, Rng
 from referee.service import defaults
@@ -271,10 +271,8 @@ class Tournaments:
             running = len(ids) - self.redis.scard(self._key(tour["id"], "done"))
             if len(ids) >= tour["max_matches"] or running >= tour["concurrency"]:
                 break
-            played = self._seated_counts(tour, ids)
             rng, seed = self._ladder_draws(tour, len(ids))
-            order = sorted(tour["entrants"], key=lambda e: (played[e], rng.random()))
-            seats = rng.shuffled(order[:tour["players"]])
+            seats = ladder.next_table(self.ladder_queue(tour, ids), tour["players"], rng)
             self._create_match(tour, len(ids), {"entrants": seats, "seed": seed})
             started += 1
         return started
@@ -328,13 +326,12 @@ class Tournaments:
         results = [None if raw is None else {"ranks": json.loads(raw)} for raw in raws]
         return sprt_tour.state(tour, ids, results)
 
-    def _seated_counts(self, tour: dict, ids: list[str]) -> dict:
-        counts = dict.fromkeys(tour["entrants"], 0)
+    def ladder_queue(self, tour: dict, ids: list[str]) -> list[dict]:
+        """The ladder's queue (arena/ladder.py): every entrant by who is seated next."""
         self.arena.service.store.metas(ids)   # the uncached in one round trip, not one each
-        for match_id in ids:
-            for entrant in self.entrants_of(match_id):
-                counts[entrant] = counts.get(entrant, 0) + 1
-        return counts
+        done = self.redis.smembers(self._key(tour["id"], "done"))
+        running = {i for i, m in enumerate(ids) if m not in done}
+        return ladder.queue(tour["entrants"], [self.entrants_of(m) for m in ids], running)
 
     def match_finished(self, tid: str, match_id: str) -> None:
         """Note a finished match and its result (the standings read that, not the match);
@@ -405,6 +402,8 @@ class Tournaments:
         extra = {"sprt_state": self.sprt_state(tour)} if tour["format"] == "sprt" else {}
         if tour["format"] == "swiss":
             extra = {"swiss_standings": swiss.standings(self._swiss_table(tour, ids))}
+        if tour["format"] == "ladder":
+            extra = {"ladder_queue": self.ladder_queue(tour, ids)}
         return {**tour, "progress": {"matches": len(ids), "finished": len(done), "total": total},
                 "standings": table, "matches": ids, **extra}
 

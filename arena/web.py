@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, current_app, g, render_template
+from flask import Blueprint, abort, current_app, g, render_template, request
 
+from arena import confidence
+from arena.botdebug import DebugTexts
+from arena.botversions import BotVersions
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
 from arena.web_plot import plot
@@ -53,12 +56,19 @@ def leaderboard(game):
     boards.catch_up(name)  # as the API's read does: a match past its deadline is passed over
     table, status = boards.snapshot(name)  # one moment: the rows and their status agree
     rows = standings(table)
+    confidence.annotate(rows, boards.batch(name))
+    BotVersions(arena().bots).annotate(rows)
     names = {r["entrant"]: arena().entrant_name(r["entrant"]) for r in rows}
     for row in rows:
         row["name"] = names[row["entrant"]]
     chart = plot(boards.history(name), names)
-    return render_template("arena/leaderboard.html", game=name, rows=rows, chart=chart,
-                           status=status)
+    return render_template("arena/leaderboard.html", game=name, chart=chart, status=status,
+                           rows=[r for r in rows if not r["provisional"]
+                                 and not r["superseded_by"]],
+                           provisional=[r for r in rows if r["provisional"]
+                                        and not r["superseded_by"]],
+                           earlier=[r for r in rows if r["superseded_by"]],
+                           min_games=confidence.MIN_GAMES)
 
 
 @blp.get("/tournaments")
@@ -131,6 +141,20 @@ def tournament(tid):
                            cross=cross_table(tour["entrants"], results))
 
 
+@blp.get("/tournaments/<tid>/sprt")
+@requires(ANYONE)
+def sprt_live(tid):
+    """An sprt tournament's test as it stands (the tournament page's SPRT block, which its
+    script fetches every 2 s while the test runs): what the tournament record shows anyone,
+    no seed, no match's hidden information; 404 for another format."""
+    tour = _or_404(arena().tournaments.get, tid)
+    if tour["format"] != "sprt":
+        abort(404)
+    names = {e: arena().entrant_name(e) for e in tour["entrants"]}
+    return render_template("arena/_sprt.html", t=tour, names=names), 200, \
+        {"Cache-Control": "no-store"}
+
+
 def cross_table(entrants: list, results: list[dict]) -> dict:
     """(row entrant, column entrant) -> [wins, losses, draws] of row against column, counting
     every pair of seats at each finished table by their ranks."""
@@ -194,6 +218,25 @@ def bot_owner(bot_id):
     text = json.dumps(private, indent=1, ensure_ascii=False) if private else None
     return render_template("arena/_owner.html", failure=text), 200, \
         {"Cache-Control": "no-store"}
+
+
+@blp.get("/matches/<match_id>/debug")
+@requires(ANYONE)
+def match_debug(match_id):
+    """The bots' debug texts of a match, move by move, beside its replay or live page.
+
+    Who may call: anyone; each caller sees only its own bots' texts (the account key in the
+    Authorization header, sent by a script or client, never in the URL) and, once the match
+    is over, those of bots whose owner set `debug_public`; nothing else while it runs.
+    `?part=1`: the table alone, which the page's owner form fetches with the key."""
+    _, live = _or_404(service().load, match_id)
+    bots, who = arena().bots, g.get("caller")
+    entries = DebugTexts(bots.redis, bots.prefix).visible(
+        match_id, live.status != "active", who.id if who is not None else None,
+        lambda b: bots.get(b).get("owner"))
+    page = "arena/_debug.html" if request.args.get("part") else "arena/debug.html"
+    return render_template(page, match_id=match_id, entries=entries,
+                           running=live.status == "active"), 200, {"Cache-Control": "no-store"}
 
 
 @blp.get("/bot-protocol")

@@ -43,6 +43,7 @@ STRANGER = {
     ("PATCH", "/v1/bots/<bot_id>"): (lambda t: {"open": True}, 403, "auth.forbidden"),
     ("DELETE", "/v1/bots/<bot_id>"): (lambda t: None, 403, "auth.forbidden"),
     ("POST", "/v1/bots/<bot_id>/secret"): (lambda t: {}, 403, "auth.forbidden"),
+    ("POST", "/v1/bots/<bot_id>/versions"): (lambda t: {}, 403, "auth.forbidden"),
     ("POST", "/v1/bots/<bot_id>/enable"): (lambda t: {}, 403, "auth.forbidden"),
     ("POST", "/v1/bots/<bot_id>/disable"): (lambda t: {}, 403, "auth.organiser_only"),
     ("POST", "/v1/arena/matches"): (lambda t: {"game": "gops", "seats": [
