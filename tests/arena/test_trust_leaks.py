@@ -38,6 +38,7 @@ def _stranger_reads(client, app, game: str, tour: dict, bot_ids: list) -> list[t
     ids = {"game": [g.spec.name for g in GAMES], "match_id": tour["matches"],
            "bot_id": bot_ids, "tid": [tour["id"]], "step": [0, 6],   # step: replay frames
            "session_id": ["cs-of-nobody"],   # a stranger has no session of the match's
+           "name": ["bots", "security"],     # the docs pages: nothing of any match
            "perspective": ["spectator", "all", "seat0", "seat1"]}   # replay frames: 409 now
     urls = stranger_get_urls(app, ids)
     urls += ["/v1/matches?limit=100"] + \
