@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from referee import conformance_chance as chancecheck
+from referee.conformance_positions import check_position
 from referee.core import engine
 from referee.core.canonical import canonical, parse
 from referee.core.chance import CHANCE, INTERNAL
@@ -172,6 +173,7 @@ def _check_state(game, state, players, stats, rng, views, seed=None, schemas=Non
     before = _Before(game, state, text)
     assert canonical(game.to_dict(game.from_dict(parsed))) == text, \
         "to_dict/from_dict do not round-trip"
+    check_position(game, state, parsed)
     decisions = game.pending(state)
     seats = [d.seat for d in decisions]
     assert len(seats) == len(set(seats)), f"a seat has two pending decisions: {seats}"
