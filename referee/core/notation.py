@@ -39,6 +39,15 @@ _INTEGER = re.compile("-?[0-9]+")
 _NUMBER = re.compile("-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?")
 
 Write = Callable[[object, list], None]
+GRAMMAR = ("`<tag>:` then the state's value, its fields in the state schema's order and "
+           "unnamed: a record (fixed fields, or a mapping whose keys are all fixed) is "
+           "`(v1,v2,...)`; any other mapping `{key:value,...}`; a list `[v1,...]`; null `~`; "
+           "a boolean `1`/`0`; an integer in decimal (any size); a string as it is, characters "
+           "outside A-Z a-z 0-9 _ . - ! * ; = + @ $ / ? & ^ | < > # as %XX (UTF-8), `\"\"` if "
+           "empty; where the schema has several kinds of object (oneOf) a letter first (a: "
+           "the first non-null kind, b: the second...); a value the schema leaves free: `'` "
+           "and its JSON, escaped alike.")
+"""The notation's rules in one paragraph (served with each game's state schema)."""
 
 
 class _Reader:

@@ -31,7 +31,8 @@ class MoveCapReached(RefereeError):
 
 
 def starting_position(game, body: dict):
-    """The set-up (from the seed, or waiting for chance), or the `state` given, checked."""
+    """The set-up (from the seed, or waiting for chance), or the `state` or `position` (the
+    game's one-line text of a state) given, checked."""
     external = body["chance"] == EXTERNAL
     if external and not game.external_chance:
         raise ChanceUnsupported(f"{game.spec.name} does not support external chance yet",
@@ -41,6 +42,13 @@ def starting_position(game, body: dict):
                            "are moves of seat \"chance\"; drop the seed or the chance",
                            code="chance.seed_unused")
     _check_commitment(body)
+    if body.get("position") is not None:
+        if body.get("state") is not None:
+            raise CheckRefused("give a state or a position, not both")
+        state = game.from_position(body["position"])
+        if not external:
+            return state
+        return game.from_dict({**game.to_dict(state), suspend.KEY: suspend.idle()})
     if body.get("state") is not None:
         data = body["state"]
         if external and not suspend.is_external(data):
@@ -138,7 +146,7 @@ def position(game, state, view_seat, version: int, cap: int, players: int) -> di
     view = None
     if view_seat is not None:
         view = game.view(state, None if view_seat < 0 else view_seat)
-    return {"over": not decisions, "capped": capped,
+    return {"over": not decisions, "capped": capped, "position": game.position(state),
             "pending": [{**d.to_dict(), "legal_moves": game.legal_moves(state, d.seat)}
                         for d in decisions],
             "outcome": outcome.to_dict() if outcome else None, "view": view}
