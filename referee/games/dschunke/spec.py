@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.core import GameSpec, MoveKind, OptionSpec
 from referee.games.dschunke.data import CARDS, GOODS, JUNKS, MERCHANT_ORDER, STACKS, TRACKS
 
-RULES_VERSION = "2"
+RULES_VERSION = "3"
 
 _JUNK = {"type": "string", "enum": list(JUNKS)}
 _GOODS = {"type": "string", "enum": list(GOODS)}
