@@ -50,7 +50,7 @@ def starting_position(game, body: dict):
             return state
         return game.from_dict({**game.to_dict(state), suspend.KEY: suspend.idle()})
     if body.get("state") is not None:
-        data = body["state"]
+        data = _seed_read(body["state"])
         if external and not suspend.is_external(data):
             data = {**data, suspend.KEY: suspend.idle()}
         return game.from_dict(data)
@@ -59,6 +59,17 @@ def starting_position(game, body: dict):
                            "chance moves in the log, or a state")
     return engine.start(game, body["players"], body["options"], body.get("seed") or 0,
                         body["chance"])[1]
+
+
+def _seed_read(data):
+    """A given state whose `seed` is a string of digits, with it as the integer the state
+    holds: a JavaScript tool writes a 63-bit seed as a string (a number would be rounded).
+    The state itself keeps an integer: it is never served as JSON (views withhold the seed,
+    a position writes it in decimal), and a string there would change every stored state."""
+    seed = data.get("seed") if isinstance(data, dict) else None
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= 20:
+        return {**data, "seed": int(seed)}
+    return data
 
 
 def _check_commitment(body: dict) -> None:

@@ -72,8 +72,10 @@ class StartSchema(_Ordered):
                          load_default="internal")
     state = fields.Dict(load_default=None, allow_none=True, metadata={
         "description": "start from this position instead of the set-up: a complete state "
-                       "(the to_dict form, checked, refused with the JSON path of the first "
-                       "bad field); with chance external, chance is supplied from there on"})
+                       "(the to_dict form, GET /v1/games/{game}/state-schema; checked, refused "
+                       "with the JSON path of the first bad field; its `seed` may be a string "
+                       "of digits, so a 63-bit seed survives JSON.parse); with chance "
+                       "external, chance is supplied from there on"})
     position = fields.String(load_default=None, allow_none=True, validate=validate.Length(
         min=1, max=20_000), metadata={
         "description": "start from this position instead of the set-up: the game's one-line "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.core.statedoc import undescribed
+from referee.games import GAMES
 
 GAMES = ("dschunke", "yunnan", "yinzi-ming")
 
@@ -135,3 +136,16 @@ def test_state_and_position_together_are_refused(client):
     r = client.post("/v1/games/dschunke/check", json={
         "players": 3, "position": start["position"], "state": {"x": 1}})
     assert (r.status_code, r.json["code"]) == (422, "request.invalid")
+
+
+def test_a_state_given_with_its_seed_as_a_string_is_read_exactly(client):
+    """A JavaScript tool writes a 63-bit seed in a state as digits: read as the integer the
+    state holds (the position answered shows it exactly), and the check goes on alike."""
+    seed = 7_374_513_755_567_299_596
+    start = client.post("/v1/games/yinzi-ming/check", json={"players": 3, "seed": str(seed)})
+    position = start.json["position"]
+    assert f",{seed}," in position
+    state = GAMES.get("yinzi-ming").notation.decode(position)
+    given = client.post("/v1/games/yinzi-ming/check", json={
+        "players": 3, "state": {**state, "seed": str(seed)}}).json
+    assert given["position"] == position and given["pending"] == start.json["pending"]
