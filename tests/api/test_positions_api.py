@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.core.statedoc import undescribed
-from referee.games import GAMES
+from referee.games import GAMES as REGISTRY
 
 GAMES = ("dschunke", "yunnan", "yinzi-ming")
 
@@ -145,7 +145,7 @@ def test_a_state_given_with_its_seed_as_a_string_is_read_exactly(client):
     start = client.post("/v1/games/yinzi-ming/check", json={"players": 3, "seed": str(seed)})
     position = start.json["position"]
     assert f",{seed}," in position
-    state = GAMES.get("yinzi-ming").notation.decode(position)
+    state = REGISTRY.get("yinzi-ming").notation.decode(position)
     given = client.post("/v1/games/yinzi-ming/check", json={
         "players": 3, "state": {**state, "seed": str(seed)}}).json
     assert given["position"] == position and given["pending"] == start.json["pending"]
