@@ -32,7 +32,8 @@ from referee.core.schemafast import conforms
 
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
                   "_.-!*;=+@$/?&^|<>#")
-_STOP = frozenset(",)]}:")
+_TOKEN = re.compile("[^,)\\]}:]*")
+"""A scalar: everything up to the next delimiter that can end one."""
 _UNSAFE = re.compile("[^A-Za-z0-9_.\\-!*;=+@$/?&^|<>#]")
 _ESCAPE = re.compile("%([0-9A-Fa-f]{2})")
 _INTEGER = re.compile("-?[0-9]+")
@@ -66,12 +67,9 @@ class _Reader:
 
     def token(self) -> str:
         """The scalar that starts here (up to the next delimiter)."""
-        text, start = self.text, self.at
-        end = start
-        while end < len(text) and text[end] not in _STOP:
-            end += 1
-        self.at = end
-        return text[start:end]
+        found = _TOKEN.match(self.text, self.at).group()
+        self.at += len(found)
+        return found
 
     def expect(self, char: str) -> None:
         """Step over `char`, which must come next."""
@@ -182,6 +180,8 @@ def _scalar(show, parse, what: str):
 
 def _integer(schema):
     def parse(token):
+        if token.isascii() and token.isdigit():   # the common case, without the regex
+            return int(token)
         if not _INTEGER.fullmatch(token):
             raise ValueError(token)
         return int(token)
