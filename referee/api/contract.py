@@ -12,6 +12,7 @@ document their 429s that way).
 from __future__ import annotations
 
 import copy
+import json
 import threading
 
 from flask_smorest import Api
@@ -88,13 +89,38 @@ def problem_responses(spec: dict) -> dict:
     return spec
 
 
+def _strict_property(prop: dict) -> None:
+    """One property as the server treats it: a nullable `allOf`/`anyOf` field (apispec
+    writes `anyOf: [ref, {nullable}]` beside `type: object`) is nullable itself, and a
+    default is said in words: openapi-typescript types a property with a `default` as
+    always present, so `{game, seats}` would not type-check as a match to create."""
+    branches = prop.get("anyOf") or ()
+    if any(isinstance(b, dict) and b.get("nullable") for b in branches):
+        prop["nullable"] = True
+    if "default" in prop:
+        default = prop.pop("default")
+        if default is not None:   # null: omitted means "not given", as the text says
+            text = prop.get("description", "").rstrip().rstrip(".")
+            said = f"default {json.dumps(default)}"
+            prop["description"] = f"{text}; {said}" if text else said.capitalize()
+
+
+def strict_schemas(spec: dict) -> dict:
+    """Every component schema's properties made as strict as the server (`_strict_property`)."""
+    for schema in spec.get("components", {}).get("schemas", {}).values():
+        for prop in (schema.get("properties") or {}).values():
+            if isinstance(prop, dict):
+                _strict_property(prop)
+    return spec
+
+
 def init_app(app, api: Api) -> None:
     """Correct the document `api` produces for `app` (call after every blueprint is in)."""
     produce = api.spec.to_dict
 
     def to_dict() -> dict:
         api.complete_spec()
-        spec = problem_responses(copy.deepcopy(produce()))
+        spec = strict_schemas(problem_responses(copy.deepcopy(produce())))
         for step in app.extensions.get("referee.spec_steps", ()):
             step(spec)
         return spec

@@ -8,8 +8,10 @@ from flask_smorest import Blueprint
 from referee.api.context import service
 from referee.service.access import ANYONE, requires
 from referee.service.checks import check_moves
-from referee.service.checkschemas import CheckRequestSchema, CheckResponseSchema
+from referee.service.checkschemas import (CheckRequestSchema, CheckResponseSchema,
+                                          StateSchemaDocSchema)
 from referee.service.described import describe
+from referee.service.positions import describe_state
 from referee.service.schemas import GameListSchema, GameSchema, ProblemSchema
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
@@ -43,6 +45,23 @@ class GameDetail(MethodView):
         PROPOSAL with its source. Anyone may call it.
         """
         return describe(service().games.get(game))
+
+
+@blp.route("/<game>/state-schema")
+class StateSchema(MethodView):
+    @requires(ANYONE)
+    @blp.response(200, StateSchemaDocSchema)
+    @blp.alt_response(404, schema=ProblemSchema, description="game.unknown")
+    def get(self, game):
+        """A game's state schema and position notation
+
+        The JSON Schema of a complete game state (the `state` a check takes), every field
+        described, and the game's one-line position notation (the `position` a check takes
+        and answers): its prefix, its rules, the state's fields in the order it writes them,
+        and an example. A state or position holds the whole game, hidden parts included.
+        Anyone may call it; it reveals nothing of any match.
+        """
+        return describe_state(service().games.get(game))
 
 
 @blp.route("/<game>/check")

@@ -2,7 +2,8 @@
 
 The playout loop is here; what it checks at each step is in its modules: `state` (a state's
 text and fingerprints), `moves` (listed moves accepted, near-misses refused), `views` (schemas,
-hidden information), `chance` (the chance seat and external-chance conversion).
+hidden information), `chance` (the chance seat and external-chance conversion), `positions`
+(each state's position notation, both ways).
 
 Pure (no I/O), so game authors can run it on their own game: `run_playout(game, players,
 options, seed)` raises AssertionError naming the first broken promise of the game contract.
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from referee.conformance import chance as chancecheck
 from referee.conformance.moves import (ShapeMemo, check_listed_moves_accepted,
                                        check_unlisted_rejected, play_chosen)
+from referee.conformance.positions import check_position
 from referee.conformance.state import Before, canonical_and_parsed, snapshot
 from referee.conformance.views import ViewSchemaMemo, check_view_copy, check_view_hides
 from referee.core import engine
@@ -101,6 +103,7 @@ def _check_state(game, state, players, stats, rng, views, seed=None, schemas=Non
     before = Before(game, state, text)
     assert canonical(game.to_dict(game.from_dict(parsed))) == text, \
         "to_dict/from_dict do not round-trip"
+    check_position(game, state, parsed)
     decisions = game.pending(state)
     seats = [d.seat for d in decisions]
     assert len(seats) == len(set(seats)), f"a seat has two pending decisions: {seats}"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from referee.core.errors import ChanceUnsupported
+from referee.core import chancerecord
+from referee.core.errors import ChanceUnsupported, InvalidState
 from referee.core.rng import Rng
 from referee.core.spec import GameSpec
 from referee.core.types import Decision, Outcome
@@ -21,6 +22,12 @@ class Game(ABC):
     spec: GameSpec
     external_chance: bool = False
     """Whether every random event goes through `referee.core.chance` (external chance works)."""
+    state_schema: dict | None = None
+    """JSON Schema of `to_dict(state)` without the core's chance record, every field described
+    (served as GET /v1/games/{game}/state-schema); None: undescribed."""
+    notation = None
+    """The game's one-line position text (a `referee.core.notation.Notation` over its state
+    schema, in `referee/games/<game>/notation.py`); None: the game has none."""
 
     def check_setup(self, players: int, options: dict) -> None:
         """Raise InvalidPlayers/InvalidOptions if this player count and options can't be played."""
@@ -77,6 +84,25 @@ class Game(ABC):
     @abstractmethod
     def from_dict(self, data: dict):
         """A state from `to_dict` output; raises InvalidState with the reason if it is not valid."""
+
+    def position(self, state) -> str | None:
+        """The one-line text of the complete `state` (hidden parts included); None when the
+        game has no notation or a move (or the set-up) waits on a chance outcome."""
+        if self.notation is None:
+            return None
+        data = self.to_dict(state)
+        if chancerecord.is_external(data):
+            if chancerecord.waiting(data) is not None:
+                return None
+            data = {key: value for key, value in data.items() if key != chancerecord.KEY}
+        return self.notation.encode(data)
+
+    def from_position(self, text: str):
+        """The state a `position` text describes, checked as `from_dict` checks a state;
+        raises InvalidState (the character, or the state field, at fault)."""
+        if self.notation is None:
+            raise InvalidState(f"{self.spec.name} has no position notation", path="position")
+        return self.from_dict(self.notation.decode(text))
 
     def setup_external(self, players: int, options: dict):
         """The set-up with chance supplied from outside (see `referee.core.chance`)."""

@@ -24,13 +24,13 @@ import json
 
 from referee.core import chance, engine
 from referee.core.chance import CHANCE, EXTERNAL, EXTERNAL_SEED, NOBODY, NeedChance
+from referee.core.chancerecord import KEY, is_external, waiting  # noqa: F401  (re-exported)
 from referee.core.copying import json_copy
 from referee.core.errors import ChanceUnsupported, InvalidState, NotYourTurn, RefereeError
 from referee.core.schema import first_error
 from referee.core.statecheck import enum, list_of, nat, nullable, record, state_error, string
 from referee.core.types import Decision
 
-KEY = "chance"
 _OBJECT = {"type": "object"}
 _NEED = record(
     kind=string(), prompt=_OBJECT,
@@ -50,17 +50,6 @@ SCHEMA = {"type": "object", "properties": {KEY: record(mode=enum(EXTERNAL), wait
 def idle() -> dict:
     """The chance record of an external state that waits for nothing."""
     return {"mode": EXTERNAL, "waiting": None}
-
-
-def is_external(state) -> bool:
-    """Whether `state` plays external chance (it carries the core's chance record)."""
-    return type(state) is dict and KEY in state
-
-
-def waiting(state) -> dict | None:
-    """The waiting record of `state`, or None (internal states never wait)."""
-    record_ = state.get(KEY) if type(state) is dict else None
-    return record_["waiting"] if record_ else None
 
 
 def setting_up(state) -> bool:

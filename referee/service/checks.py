@@ -31,7 +31,8 @@ class MoveCapReached(RefereeError):
 
 
 def starting_position(game, body: dict):
-    """The set-up (from the seed, or waiting for chance), or the `state` given, checked."""
+    """The set-up (from the seed, or waiting for chance), or the `state` or `position` (the
+    game's one-line text of a state) given, checked."""
     external = body["chance"] == EXTERNAL
     if external and not game.external_chance:
         raise ChanceUnsupported(f"{game.spec.name} does not support external chance yet",
@@ -41,8 +42,15 @@ def starting_position(game, body: dict):
                            "are moves of seat \"chance\"; drop the seed or the chance",
                            code="chance.seed_unused")
     _check_commitment(body)
+    if body.get("position") is not None:
+        if body.get("state") is not None:
+            raise CheckRefused("give a state or a position, not both")
+        state = game.from_position(body["position"])
+        if not external:
+            return state
+        return game.from_dict({**game.to_dict(state), suspend.KEY: suspend.idle()})
     if body.get("state") is not None:
-        data = body["state"]
+        data = _seed_read(body["state"])
         if external and not suspend.is_external(data):
             data = {**data, suspend.KEY: suspend.idle()}
         return game.from_dict(data)
@@ -51,6 +59,17 @@ def starting_position(game, body: dict):
                            "chance moves in the log, or a state")
     return engine.start(game, body["players"], body["options"], body.get("seed") or 0,
                         body["chance"])[1]
+
+
+def _seed_read(data):
+    """A given state whose `seed` is a string of digits, with it as the integer the state
+    holds: a JavaScript tool writes a 63-bit seed as a string (a number would be rounded).
+    The state itself keeps an integer: it is never served as JSON (views withhold the seed,
+    a position writes it in decimal), and a string there would change every stored state."""
+    seed = data.get("seed") if isinstance(data, dict) else None
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= 20:
+        return {**data, "seed": int(seed)}
+    return data
 
 
 def _check_commitment(body: dict) -> None:
@@ -138,7 +157,7 @@ def position(game, state, view_seat, version: int, cap: int, players: int) -> di
     view = None
     if view_seat is not None:
         view = game.view(state, None if view_seat < 0 else view_seat)
-    return {"over": not decisions, "capped": capped,
+    return {"over": not decisions, "capped": capped, "position": game.position(state),
             "pending": [{**d.to_dict(), "legal_moves": game.legal_moves(state, d.seat)}
                         for d in decisions],
             "outcome": outcome.to_dict() if outcome else None, "view": view}

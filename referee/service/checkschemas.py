@@ -72,8 +72,17 @@ class StartSchema(_Ordered):
                          load_default="internal")
     state = fields.Dict(load_default=None, allow_none=True, metadata={
         "description": "start from this position instead of the set-up: a complete state "
-                       "(the to_dict form, checked, refused with the JSON path of the first "
-                       "bad field); with chance external, chance is supplied from there on"})
+                       "(the to_dict form, GET /v1/games/{game}/state-schema; checked, refused "
+                       "with the JSON path of the first bad field; its `seed` may be a string "
+                       "of digits, so a 63-bit seed survives JSON.parse); with chance "
+                       "external, chance is supplied from there on"})
+    position = fields.String(load_default=None, allow_none=True, validate=validate.Length(
+        min=1, max=20_000), metadata={
+        "description": "start from this position instead of the set-up: the game's one-line "
+                       "position text (as answers give it in `position`; see GET "
+                       "/v1/games/{game}/state-schema), a complete state, hidden parts "
+                       "included; refused (state.invalid) with the character or the state "
+                       "field at fault; not with `state`"})
     max_moves = max_moves_field()
 
 
@@ -105,6 +114,11 @@ class PendingSchema(DecisionSchema):
 class PositionSchema(_Ordered):
     over = fields.Boolean()
     capped = fields.Boolean(metadata={"description": "over because the move cap is reached"})
+    position = fields.String(allow_none=True, metadata={
+        "description": "the position reached, as the game's one-line text: the complete "
+                       "state, hidden parts included (the check's own data, no match's); "
+                       "send it as `position` to go on from here. Null while a move (or the "
+                       "set-up) waits on a chance outcome"})
     pending = fields.List(fields.Nested(PendingSchema))
     outcome = fields.Dict(allow_none=True)
     view = fields.Dict(allow_none=True, metadata=VIEW_REF)
@@ -115,3 +129,29 @@ class CheckResponseSchema(PositionSchema):
     applied = fields.Integer(metadata={"description": "moves applied before stopping"})
     error = fields.Nested(ProblemBriefSchema, allow_none=True)
     candidate = fields.Nested(ProblemBriefSchema, allow_none=True)
+
+
+class PositionFieldSchema(_Ordered):
+    index = fields.Integer(metadata={"description": "its place in the position, from 1"})
+    name = fields.String(metadata={"description": "the state field"})
+    description = fields.String()
+
+
+class NotationSchema(_Ordered):
+    prefix = fields.String(metadata={"description": "every position of this game starts so"})
+    grammar = fields.String(metadata={"description": "how values are written"})
+    fields_ = fields.List(fields.Nested(PositionFieldSchema), data_key="fields", attribute="fields",
+                          metadata={"description": "the state's top-level fields in the order "
+                                                   "the position writes them"})
+    example = fields.String(metadata={"description": "a position reached in a real playout"})
+
+
+class StateSchemaDocSchema(_Ordered):
+    game = fields.String()
+    rules_version = fields.String()
+    contains = fields.String(metadata={"description": "what a state holds (hidden parts too)"})
+    schema = fields.Dict(allow_none=True, metadata={
+        "description": "JSON Schema of a complete state, every field described"})
+    position = fields.Nested(NotationSchema, allow_none=True,
+                             metadata={"description": "the one-line position notation; null: "
+                                                      "the game has none"})

@@ -94,7 +94,8 @@ class DecisionSchema(_Open):
 
 class MatchCreateSchema(_Open):
     game = fields.String(required=True)
-    seats = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=16),
+    seats = fields.List(fields.String(validate=validate.Length(min=1)), required=True,
+                        validate=validate.Length(min=1, max=16),
                         metadata={"description": "one per seat: 'remote', 'builtin:random', or "
                                                  "'bot:<id>' (a registered bot; unrated)"})
     options = fields.Dict(load_default=dict)
@@ -201,7 +202,8 @@ class ChancePromptSchema(PromptSchema):
 
 
 class MoveSubmitSchema(_Open):
-    move = fields.Raw(required=True, metadata={"description": "a move object with a 'type'"})
+    move = fields.Raw(required=True, metadata={"type": "object",
+                                               "description": "a move object with a 'type'"})
     expected_version = fields.Integer(load_default=None, allow_none=True,
                                       metadata={"description": "reject unless the match is "
                                                                "at this version"})

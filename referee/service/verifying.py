@@ -81,7 +81,7 @@ def verify_record(registry, record: dict) -> dict:
     check_readable(game.spec, record["rules_version"], record["chance"])
     commitment = _commitment_matches(record)
     if record["chance"] != EXTERNAL and record["seed"] is None:
-        raise RefereeError("the record's seed is withheld (the match, or a match sharing its "
+        raise checks.CheckRefused("the record's seed is withheld (the match, or a match sharing its "
                            "seed, is not over): verify it once the seed is revealed",
                            code="record.invalid")
     cap = int((record.get("limits") or {}).get("max_moves") or MAX_MOVES)

@@ -79,3 +79,20 @@ def test_readable_says_which_chance_modes_an_older_version_covers():
     assert readable(spec, None) and readable(spec, spec.rules_version, "external")
     assert readable(spec, "1", "internal") and not readable(spec, "1", "external")
     assert readable(spec, "0", "external") and not readable(spec, "7", "internal")
+
+
+def test_dschunke_reads_its_version_2_records_of_internal_chance_only(client):
+    """Dschunke's rules_version 3 wrote the market_card outcome as the card's id instead of
+    its index in the market table ("a card's id, not its position in what is left", issue
+    40); the same cards are dealt from a seed, so a version 2 record of internal chance
+    verifies, and one of external chance (whose outcomes are indices) is refused."""
+    body = create(client, game="dschunke", seats=["builtin:random"] * 3, seed="11")
+    wait_until(lambda: client.get(f"/v1/matches/{body['id']}").json["status"] == "over",
+               timeout=60)
+    log = client.get(f"/v1/matches/{body['id']}/log").json
+    assert log["rules_version"] == "3"
+    read = client.post("/v1/verify", json={**log, "rules_version": "2"}).json
+    assert read["legal"] and read["outcome_matches"] and read["rules_version_read"] == "2"
+    external = client.post("/v1/verify", json={**log, "rules_version": "2", "chance": "external",
+                                                "seed": None, "moves": []})
+    assert external.status_code == 422 and external.json["code"] == "rules.version_unreadable"

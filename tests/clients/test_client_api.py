@@ -44,6 +44,22 @@ def test_games_game_and_check(api):
     assert not bad["legal"] and bad["candidate"]["code"] == "move.illegal.bid.not_in_hand"
 
 
+def test_positions_and_the_state_schema(api):
+    """A check answers the position reached; a check and a session go on from it."""
+    doc = api.state_schema("yunnan")
+    assert doc["position"]["prefix"] == "yunnan:" and doc["schema"]["properties"]["seed"]
+    first = api.check("yunnan", players=2, seed="7374513755567299596")
+    decision = first["pending"][0]
+    move = {"seat": decision["seat"], "move": decision["legal_moves"][0]}
+    whole = api.check("yunnan", players=2, seed="7374513755567299596", moves=[move])
+    after = api.check("yunnan", players=2, position=first["position"], moves=[move])
+    assert after["legal"] and after["position"] == whole["position"]
+    session = api.open_check_session("yunnan", players=2, position=first["position"])
+    played = api.session_move(session, move["move"], seat=move["seat"])
+    assert played["position"] == whole["position"]
+    api.close_check_session(session)
+
+
 def test_a_seat_plays_a_whole_match_against_builtin_bots(api):
     """create, match, matches, prompt, move (via Seat.play), log and its JSON Lines form."""
     created = api.create_match("gops", ["remote", "builtin:random", "builtin:random"],

@@ -114,12 +114,19 @@ class Client:
         """One game: options, move vocabulary (JSON Schema + example per type), what it hides."""
         return self._get(f"/games/{name}")
 
-    def check(self, game: str, *, players: int, seed: int | str, moves=(), options=None,
-              candidate=None, view_seat: int | None = None) -> dict:
+    def state_schema(self, name: str) -> dict:
+        """A game's state schema (every field described) and its position notation."""
+        return self._get(f"/games/{name}/state-schema")
+
+    def check(self, game: str, *, players: int, seed: int | str | None = None, moves=(),
+              options=None, candidate=None, view_seat: int | None = None,
+              position: str | None = None) -> dict:
         """Stateless check: replay `moves` ({seat?, move} items, or log entries as they come)
-        and describe the position."""
+        from the seed's set-up or a `position` (the game's one-line text), and describe the
+        position reached (its text in `position`)."""
         body = {"players": players, "seed": _seed(seed), "moves": list(moves),
-                "options": options or {}, "candidate": candidate, "view_seat": view_seat}
+                "options": options or {}, "candidate": candidate, "view_seat": view_seat,
+                "position": position}
         return self._post(f"/games/{game}/check", body)
 
     def verify(self, record: dict | str) -> dict:
@@ -128,10 +135,11 @@ class Client:
         return self._post("/verify", {"jsonl": record} if isinstance(record, str) else record)
 
     def open_check_session(self, game: str, *, players: int, seed: int | str | None = None,
-                           chance: str = "internal", options=None, state=None) -> dict:
+                           chance: str = "internal", options=None, state=None,
+                           position: str | None = None) -> dict:
         """A check session: its id, token and the pending decisions."""
         body = {"game": game, "players": players, "seed": _seed(seed), "chance": chance,
-                "options": options or {}, "state": state}
+                "options": options or {}, "state": state, "position": position}
         return self._post("/check-sessions", body)
 
     def session_move(self, session: dict, move: dict, seat: int | str | None = None) -> dict:

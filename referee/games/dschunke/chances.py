@@ -8,7 +8,9 @@ as before; in external chance the outcome is supplied by the chance seat. The ev
   over the undealt pool), seen by that seat only. With 3-4 players the last hand is forced.
 - `special_card`: the next card dealt face down into a special-card stack (odds by copies
   left), seen by nobody until a seat looks through the stack.
-- `market_card`: the market card turned over at the start of a round, public.
+- `market_card`: the market card turned over at the start of a round, public; the outcome is
+  the card's id, what is printed on it (`data.market_id`: "W1B2LSO4", white 1, brown 2,
+  lilac S, orange 4), since rules version 3 (before: its index in the market table).
 - `merchants`: set-up variant, which face-down merchant stands on which junk, public when they
   are turned face up (nobody knew before, so the draw waits until then).
 
@@ -25,7 +27,7 @@ from itertools import permutations
 from math import comb
 
 from referee.core import chance
-from referee.games.dschunke.data import GOODS, MERCHANT_ORDER
+from referee.games.dschunke.data import GOODS, MERCHANT_ORDER, market_id
 
 
 def start_player(players: int, internal) -> int:
@@ -39,6 +41,18 @@ def next_card(deck: list, kind: str, owner=None, prompt: dict | None = None):
     if deck.count(deck[0]) == len(deck):  # one kind left
         return deck.pop(0)
     return chance.take(deck, kind, owner=owner, prompt=prompt)
+
+
+def market_card(deck: list, round_: int) -> int:
+    """The top market card of the pre-shuffled `deck` (taken from it), asked by its id
+    unless it is the last; the card's index in the market table."""
+    if len(deck) == 1:
+        return deck.pop(0)
+    drawn = chance.draw("market_card", lambda: [market_id(card) for card in deck],
+                        lambda: market_id(deck[0]), prompt={"round": round_})
+    card = next(card for card in deck if market_id(card) == drawn)
+    deck.remove(card)
+    return card
 
 
 def deal_hand(left: Counter, size: int, seat: int, internal) -> dict:

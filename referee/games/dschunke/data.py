@@ -14,6 +14,12 @@ def _table(filename: str):
 BOARD = _table("board.json")
 SETUP = _table("setup.json")
 MARKET = _table("market.json")["cards"]
+
+
+def market_id(card: int) -> str:
+    """A market card's id: what is printed on it, goods by goods in GOODS order (initial and
+    value, S for a special card), e.g. "W1B2LSO4": a dealer reads it off the card."""
+    return "".join(goods[0].upper() + str(MARKET[card][goods]) for goods in GOODS)
 SPECIALS = _table("special_cards.json")
 SCORING = _table("scoring.json")
 

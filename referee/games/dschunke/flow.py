@@ -17,8 +17,7 @@ def start_round(state: dict) -> None:
     """Phase 1: turn over the market card, then the Trade Goods window and the events."""
     state["phase"], state["poker"] = 1, None
     market = state["market"]
-    market["card"] = chances.next_card(market["deck"], "market_card",
-                                       prompt={"round": state["round"]})
+    market["card"] = chances.market_card(market["deck"], state["round"])
     market["settled"] = []
     market["seen"].append(market["card"])
     enter_trade_window(state, 0)

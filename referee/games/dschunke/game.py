@@ -9,6 +9,7 @@ from referee.games.dschunke import (actions, described, flow, hidden, material, 
 from referee.games.dschunke.prompts import PROMPTS
 from referee.games.dschunke.data import GOODS, MARKET, SCORING, is_open_card
 from referee.games.dschunke.spec import SPEC
+from referee.games.dschunke.notation import NOTATION, SCHEMA
 
 
 def decision_kind(state: dict) -> str | None:
@@ -103,7 +104,8 @@ class Dschunke(KitGame):
                                   LEGAL),),
                      sealed=True),
     )
-    state_schema = state_mod.STATE
+    state_schema = SCHEMA
+    notation = NOTATION
 
     def check_setup(self, players, options):
         """3-4 players; exactly 2 with the fan variant option (which needs 2).

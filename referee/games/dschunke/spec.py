@@ -5,7 +5,12 @@ from __future__ import annotations
 from referee.core import GameSpec, MoveKind, OptionSpec
 from referee.games.dschunke.data import CARDS, GOODS, JUNKS, MERCHANT_ORDER, STACKS, TRACKS
 
-RULES_VERSION = "2"
+RULES_VERSION = "3"
+OLDER_RULES = {"2": "internal"}
+"""Version 3 changed only how the `market_card` chance outcome is written (the card's id, not
+its index in the market table); matches dealt from their seed hold no outcome in their log and
+deal the very same cards, so version 2 records of internal chance replay unchanged; its
+external-chance logs, whose market_card outcomes are indices, do not."""
 
 _JUNK = {"type": "string", "enum": list(JUNKS)}
 _GOODS = {"type": "string", "enum": list(GOODS)}
@@ -109,7 +114,8 @@ HIDDEN = (
 
 SPEC = GameSpec(
     name="dschunke", title="Dschunke", min_players=3, max_players=4, variant_players=(2,),
-    rules_version=RULES_VERSION, options=OPTIONS, moves=MOVES, hidden=HIDDEN,
+    rules_version=RULES_VERSION, older_rules=OLDER_RULES, options=OPTIONS, moves=MOVES,
+    hidden=HIDDEN,
     summary="Michael Schacht's Dschunke (Queen Games 2002): load cargo strips on five junks, "
             "sell and take goods by visible crates, and win the sealed goods poker over ten "
             "rounds. 3-4 players; 2 with the fan variant option.",

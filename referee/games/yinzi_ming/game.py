@@ -8,6 +8,7 @@ from referee.games.yinzi_ming import (board, bonus, commands, common, described,
                                       scoring, setup, state, trade, views)
 from referee.games.yinzi_ming.prompts import PROMPTS
 from referee.games.yinzi_ming.spec import SPEC
+from referee.games.yinzi_ming.notation import NOTATION, SCHEMA
 
 RULES = {**bonus.RULES, **directives.RULES, **commands.RULES, **trade.RULES, **common.RULES}
 """Every move type's Rule (candidates and the handler that checks and plays it)."""
@@ -76,7 +77,8 @@ class YinziMing(KitGame):
         *(_kind(f"command:{a}", moves + _TURN_MOVES) for a, moves in COMMAND_MOVES.items()),
         _kind("regulation", ("exchange", "mint", "benefit", "done")),
     )
-    state_schema = state.SCHEMA
+    state_schema = SCHEMA
+    notation = NOTATION
 
     def setup(self, players, options, seed):
         """Seating, resources, decks, and the reverse-order starting placements pending."""

@@ -10,6 +10,7 @@ from referee.games.yunnan import (bidding, build, described, flow, printed, reso
 from referee.games.yunnan.prompts import PROMPTS
 from referee.games.yunnan.data import PROVINCES
 from referee.games.yunnan.spec import SPEC
+from referee.games.yunnan.notation import NOTATION, SCHEMA
 
 
 def _play_done(s, seat, move) -> None:
@@ -53,7 +54,8 @@ class Yunnan(KitGame):
         DecisionKind("convert", (Rule("convert", upkeep.check_convert, upkeep.play_convert,
                                       upkeep.convert_candidates),)),
     )
-    state_schema = state.SCHEMA
+    state_schema = SCHEMA
+    notation = NOTATION
 
     def check_setup(self, players, options):
         """Player count 2-5; Dúlì's options other than their defaults only with 2 players."""

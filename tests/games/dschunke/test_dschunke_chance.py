@@ -18,7 +18,7 @@ from referee.core import chancelog
 from referee.core.chance import CHANCE, EXTERNAL, NOBODY
 from referee.core.playout import random_playout
 from referee.games.dschunke import GAME
-from referee.games.dschunke.data import MARKET
+from referee.games.dschunke.data import MARKET, market_id
 from tests.games.dschunke.dschunke_helpers import at_poker, new, play, set_hand
 from tests.support.replays import REPLAY_DIR, digest
 
@@ -172,12 +172,19 @@ def test_a_hand_made_poker_position_draws_round_tens_market_card_from_the_two_le
     (decision,) = GAME.pending(state)
     assert (decision.seat, decision.kind, decision.prompt["owner"]) == (CHANCE,
                                                                         "chance:market_card", None)
-    assert odds(state) == {"3": 0.5, "7": 0.5}
+    # rules version 3, issue 40: "Every chance event's outcome is documented and names the
+    # thing drawn (a card's id, not its position in what is left)": cards 3 and 7 of the
+    # market table are named by what is printed on them
+    assert odds(state) == {'"W2B1L4OS"': 0.5, '"W1B4L2OS"': 0.5}
+    assert (market_id(3), market_id(7)) == ("W2B1L4OS", "W1B4L2OS")
     assert GAME.view(state, 1) == GAME.view(before, 1)  # the bid waits: nothing shows yet
     with pytest.raises(Exception) as err:
-        engine.play(GAME, state, 0, CHANCE, outcome_move(5))
+        engine.play(GAME, state, 0, CHANCE, outcome_move(market_id(5)))
     assert err.value.code == chance.ILLEGAL_OUTCOME
-    state = supply(state, 7)
+    with pytest.raises(Exception) as err:   # the table index the outcome was before
+        engine.play(GAME, state, 0, CHANCE, outcome_move(7))
+    assert err.value.code == chance.ILLEGAL_OUTCOME
+    state = supply(state, "W1B4L2OS")
     assert (state["round"], state["market"]["card"], state["market"]["deck"]) == (10, 7, [3])
     assert state["seats"][0]["cash"] == MARKET[5]["white"]  # round 9's poker was paid
 
@@ -197,7 +204,7 @@ def test_a_hand_made_setup_variant_position_reveals_the_merchants_when_turned_up
     assert decision.kind == "chance:merchants" and decision.prompt["owner"] is None
     assert decision.prompt["about"]["junks"] == ["white", "orange", "grey"]
     assert sorted(odds(state).values()) == [pytest.approx(1 / 6)] * 6
-    state = supply(state, {"white": "sell", "orange": "load", "grey": "take"}, 4)
+    state = supply(state, {"white": "sell", "orange": "load", "grey": "take"}, market_id(4))
     assert {m: f["junk"] for m, f in state["merchants"].items()} == {
         "sell": "white", "load": "orange", "take": "grey"}
     assert state["hidden_merchants"] is None and state["market"]["card"] == 4

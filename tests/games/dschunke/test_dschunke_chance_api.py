@@ -53,14 +53,15 @@ def test_moves_are_checked_from_a_hand_made_position_and_wait_for_the_dealer(cli
     assert r.status_code == 200 and body["legal"] and not body["over"], body
     (pending,) = body["pending"]
     assert (pending["seat"], pending["kind"]) == ("chance", "chance:market_card")
-    assert pending["prompt"]["outcomes"] == [{"outcome": 3, "probability": 0.5},
-                                             {"outcome": 7, "probability": 0.5}]
-    dealt = BIDS + [{"seat": "chance", "move": {"type": "chance", "outcome": 7}}]
+    # the market cards by their ids (what is printed on them; rules version 3)
+    assert pending["prompt"]["outcomes"] == [{"outcome": "W2B1L4OS", "probability": 0.5},
+                                             {"outcome": "W1B4L2OS", "probability": 0.5}]
+    dealt = BIDS + [{"seat": "chance", "move": {"type": "chance", "outcome": "W1B4L2OS"}}]
     body = client.post(URL, json={"players": 3, "chance": "external", "view_seat": 0,
                                   "state": round_nine_poker(), "moves": dealt}).json
     assert body["legal"] and body["applied"] == 5
     assert body["view"]["round"] == 10 and body["view"]["market"]["deck_size"] == 1
-    wrong = BIDS + [{"seat": "chance", "move": {"type": "chance", "outcome": 5}}]
+    wrong = BIDS + [{"seat": "chance", "move": {"type": "chance", "outcome": 7}}]
     body = client.post(URL, json={"players": 3, "chance": "external",
                                   "state": round_nine_poker(), "moves": wrong}).json
     assert body["legal"] is False and body["error"]["code"] == chance.ILLEGAL_OUTCOME
