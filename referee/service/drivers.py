@@ -57,6 +57,8 @@ class SeatDriver(Protocol):
     def describe(self, ref: str) -> dict:
         """Public facts about the seat's player (at least its `name`)."""
 
+    # optional: validate_game(ref, game) raises when `ref` may not be seated in `game`
+
     def choose(self, turn: Turn, ref: str) -> Choice:
         """A move (or a failure) for this turn."""
 
