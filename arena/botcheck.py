@@ -331,3 +331,29 @@ def _failure(failure: dict) -> str:
     extra = ", ".join(f"{k} {failure[k]}" for k in ("status", "limit_ms", "detail")
                       if k in failure)
     return failure["code"] + (f" ({extra})" if extra else "")
+
+
+# -- a registered bot's check (POST /v1/bots/{id}/check), kept for its page ------------------
+
+ROUTE_BUDGET_S = 60.0
+"""The most one check of a registered bot may take, all calls told (a web request waits)."""
+
+
+def check_registered(bots, games, bot_id: str) -> dict:
+    """Run every check on a registered bot (its pinned address, its current secret, the games
+    it was registered for), store the result (time, passed, lines) and return it."""
+    bot = bots.get(bot_id)
+    target = bots.target(bot)
+    lines = check_bot(target, bots.secret_of(bot), games, bot.get("games") or None,
+                      budget_s=ROUTE_BUDGET_S)
+    result = {"bot": bot_id, "at": time.time(), **report(lines)}
+    bots.redis.set(bots._key(bot_id, "check"), fastjson.dumps(result))
+    return result
+
+
+def last_check(bots, bot_id: str) -> dict | None:
+    """The result of the bot's last check, or None."""
+    import json
+
+    raw = bots.redis.get(bots._key(bot_id, "check"))
+    return json.loads(raw) if raw else None
