@@ -19,10 +19,9 @@ from dataclasses import asdict, dataclass, field
 from arena import botclient
 from arena.botpositions import missing, positions
 from arena.bots import HEALTH_TIMEOUT_S
-from arena.driver import _match_info
+from arena.botpayloads import end_payload, legality, move_payload, start_payload
 from arena.protocol import API_VERSION, MAX_SKEW_SECONDS
 from arena.tokens import token_hex
-from referee.core import engine
 from referee.service import defaults, fastjson
 
 REFUSED = (401, 403)
@@ -258,57 +257,6 @@ def report(lines: list[Line]) -> dict:
     failed = sum(1 for line in lines if not line.ok)
     return {"passed": failed == 0, "checks": len(lines), "failed": failed,
             "lines": [asdict(line) for line in lines]}
-
-
-# -- the requests, as the arena sends them (arena/driver.py, arena/service.py) ---------------
-
-def start_payload(position, match_id: str, limits: dict) -> dict:
-    """The /start body of the position's match."""
-    meta = _Meta(position, match_id)
-    return {"apiversion": API_VERSION, "match": _match_info(meta), "seat": position.seat,
-            "limits": {k: limits[k] for k in ("move_ms", "bank_ms", "start_ms")}}
-
-
-def move_payload(position, match_id: str, limits: dict) -> dict:
-    """The /move body: the position's decision, view and legal moves; no bank (a check is
-    not a match: the answer is due within move_ms)."""
-    game, state, seat = position.game, position.state, position.seat
-    return {"apiversion": API_VERSION, "match": match_id, "game": game.spec.name,
-            "rules_version": game.spec.rules_version, "seat": seat,
-            "version": position.version, "decision": position.decision.to_dict(),
-            "view": game.view(state, seat), "legal_moves": game.legal_moves(state, seat),
-            "time": {"move_ms": limits["move_ms"], "bank_ms": 0.0,
-                     "allowed_ms": float(limits["move_ms"])},
-            "previous_latency_ms": None}
-
-
-def end_payload(position, match_id: str) -> dict:
-    """The /end body: where the position's match ended, the seat's final view."""
-    game, final = position.game, position.final
-    outcome = game.outcome(final) if final is not None else None
-    return {"apiversion": API_VERSION, "match": match_id, "game": game.spec.name,
-            "seat": position.seat, "result": outcome.to_dict() if outcome else None,
-            "view": game.view(final if final is not None else position.state, position.seat)}
-
-
-def legality(position, move: dict) -> str | None:
-    """None if the engine accepts `move` for the position's seat; else the rules' code."""
-    try:
-        engine.play(position.game, position.state, position.version, position.seat, move)
-    except Exception as err:   # the rules' refusal, or a move the engine cannot even read
-        return getattr(err, "code", None) or type(err).__name__
-    return None
-
-
-class _Meta:
-    """What `_match_info` reads of a match, for a position's match."""
-
-    def __init__(self, position, match_id: str):
-        game = position.game
-        self.id, self.game, self.rules_version = match_id, game.spec.name, game.spec.rules_version
-        self.players, self.options = position.players, position.options
-        self.seats = [{"name": "botcheck" if s == position.seat else "builtin:random"}
-                      for s in range(position.players)]
 
 
 def _info_faults(body) -> list[str]:
