@@ -105,8 +105,9 @@ class Check:
             games = self._games(claimed if isinstance(claimed, list) else [], only)
             for name in games:
                 self.game(self.registry.get(name))
-            if games:
-                self.forged(self.registry.get(games[0]))
+            found = [p for g in games for p in positions(self.registry.get(g), self.seed)][:1]
+            if found:
+                self.forged(found[0])
             self.latency()
             self.keep_alive()
         finally:
@@ -193,9 +194,8 @@ class Check:
         self.add(error is None, name, expected, f"{shown} in {reply.latency_ms:.1f} ms" +
                  (f": illegal ({error})" if error else ""))
 
-    def forged(self, game) -> None:
+    def forged(self, position) -> None:
         """Requests the bot must refuse with 401 or 403, each a real /move otherwise."""
-        position = positions(game, self.seed)[0]
         match_id = f"botcheck-{token_hex(6)}"
         self._start(position, match_id)
         body = fastjson.dumpb(move_payload(position, match_id, self.limits))

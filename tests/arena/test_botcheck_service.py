@@ -102,3 +102,15 @@ def test_a_bot_is_seated_only_in_the_games_it_was_registered_for(client, bots):
     assert client.post("/v1/arena/matches", json={
         "game": "gops", "seats": [f"bot:{bot_id}", "builtin:random"],
         "options": {"cards": 4}}).status_code == 201
+
+
+def test_the_check_of_a_bot_of_an_extra_game(client, bots):
+    """gops, a game of the tests' registry only (not the shipped GAMES): the service checks
+    it from its own registry, one /move line per decision kind, all PASS."""
+    bot = bots("good")
+    bot_id = register(client, bot)
+    r = client.post(f"/v1/bots/{bot_id}/check")
+    assert r.status_code == 200 and r.json["passed"], r.json
+    names = [line["name"] for line in r.json["lines"]]
+    assert "gops /move bid" in names and "gops /move award" in names
+    assert "forged /move: replayed nonce" in names
