@@ -175,8 +175,13 @@ class BotSecret(MethodView):
     @bots_blp.alt_response(403, schema=ProblemSchema, description="auth.forbidden")
     @bots_blp.alt_response(404, schema=ProblemSchema, description="bot.not_found")
     def post(self, bot_id):
-        """Re-key a bot (its owner): a new signing secret, shown only here; the old one stops
-        at once"""
+        """Re-key a bot (its owner): a new signing secret, shown only here
+
+        The old secret stays valid for 10 minutes (SECRET_GRACE_S): a call the bot refuses
+        with 401 or 403 in that time is signed again once with the old one, so a bot that
+        takes a few minutes to pick up its new secret forfeits nothing. After that, a
+        refusal is the match failure `bot.signature_refused`.
+        """
         bots = arena().bots
         check_owner(caller(), bots.get(bot_id).get("owner"), f"bot {bot_id}",
                     organiser_may=False)

@@ -2,7 +2,8 @@
 absolute deadline per call, a size limit, strict JSON.
 
 Every failure becomes a short record, never an exception the match would die of:
-bot.timeout, bot.unreachable, bot.http_error (with the status), bot.bad_response. A record
+bot.timeout, bot.unreachable, bot.http_error (with the status), bot.signature_refused (401 or
+403 to a signed request: the bot could not verify our signature), bot.bad_response. A record
 holds only our own words: nothing the bot sent. The first bytes of what it sent go to
 `Reply.private`, which only the bot's owner may see (see BotRegistry).
 
@@ -36,6 +37,9 @@ MAX_RESPONSE_BYTES = 256 * 1024
 
 CONNECT_TIMEOUT = 2.0
 """Seconds to open a connection to a bot (counted within the call's deadline, too)."""
+
+SIGNATURE_REFUSALS = (401, 403)
+"""Statuses that, to a signed request, say "your signature is not one I accept"."""
 
 PRIVATE_BYTES = 300
 """How much of a bot's failing answer is kept for its owner."""
@@ -193,6 +197,15 @@ def _connection(target: Target) -> tuple[_Connection, tuple]:
     return conn, key
 
 
+def close(target: Target) -> None:
+    """Close this thread's kept-alive connection to the target, if any (botcheck, once done,
+    leaves no socket open to the bot)."""
+    pool = getattr(_local, "pool", None)
+    if pool is not None:
+        for key in [k for k, conn in pool.items() if conn.target == target]:
+            _drop(key)
+
+
 def _drop(key) -> None:
     conn = _local.pool.pop(key, None)
     if conn is not None:
@@ -223,6 +236,8 @@ class Sent:
     answered: list = field(default_factory=list)
     reply: Reply | None = None   # the failure found while sending, or the answer once read
     abandoned: bool = False
+    signed: bool = False   # it carried our signature (a 401/403 then refuses the signature)
+    version: str = ""      # the HTTP version of the answer's status line (botcheck reads it)
 
     @property
     def deadline(self) -> float:
@@ -248,13 +263,14 @@ class Prepared:
 
 
 def prepare(target: Target, path: str, payload: dict | bytes | None,
-            secret: str | None) -> Prepared:
-    """The whole request (head and body), signed with `secret`: POST `payload` (bytes: JSON
-    encoded already), or GET when None. Raises what an unusable URL or host raises."""
+            secret: str | None, now: float | None = None) -> Prepared:
+    """The whole request (head and body), signed with `secret` (at `now`, by default the
+    present: botcheck signs stale ones on purpose): POST `payload` (bytes: JSON encoded
+    already), or GET when None. Raises what an unusable URL or host raises."""
     body = payload if payload is None or type(payload) is bytes else _ENCODE(payload)
     headers = {"Content-Type": "application/json", "User-Agent": "referee-arena/1"}
     if secret and body is not None:
-        headers.update(sign(secret, body))
+        headers.update(sign(secret, body, now))
     method = "GET" if body is None else "POST"
     return Prepared(method, request_bytes(method, (target.path + path) or "/", _host(target),
                                           headers, body), secret)
@@ -271,6 +287,7 @@ def send(target: Target, path: str, payload: dict | None, secret: str | None,
         if prepared is None or prepared.secret != secret:
             prepared = prepare(target, path, payload, secret)
         sent.method, sent.data = prepared.method, prepared.data
+        sent.signed = bool(prepared.secret) and prepared.method == "POST"
         sent.start = time.monotonic()   # the deadline runs from the sending
         _send(sent)
     except Exception as err:
@@ -298,7 +315,9 @@ def receive(sent: Sent) -> Reply:
         sent.reply = Reply(failure={"code": "bot.timeout", "limit_ms": limit_ms},
                            latency_ms=latency, answered=True)
     elif not 200 <= status < 300:
-        sent.reply = Reply(failure={"code": "bot.http_error", "status": status},
+        refused = sent.signed and status in SIGNATURE_REFUSALS
+        sent.reply = Reply(failure={"code": "bot.signature_refused" if refused
+                                    else "bot.http_error", "status": status},
                            private=_excerpt(data), latency_ms=latency, answered=True)
     else:
         sent.reply = _parse(data, latency)
@@ -382,6 +401,7 @@ def _read(sent: Sent) -> tuple[int, bytes]:
     try:
         head = conn.wire.head()
         sent.answered.append(head[1])
+        sent.version = head[0]
         try:
             data, close = conn.wire.body(head, sent.method, MAX_RESPONSE_BYTES)
         except TooLarge as err:

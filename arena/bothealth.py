@@ -15,6 +15,7 @@ import time
 LATENCY_SAMPLES = 1000
 FAILURE_KINDS = {"bot.timeout": "timeouts", "bot.unreachable": "crashes",
                  "bot.http_error": "crashes", "bot.bad_response": "bad_responses",
+                 "bot.signature_refused": "signature_refusals",
                  "bot.illegal_move": "illegal_moves", "bot.stalling": "stalls",
                  "bot.url_refused": "crashes", "bot.disabled": "other"}
 """Which health counter each failure code counts towards."""
@@ -155,7 +156,8 @@ class HealthFigures:
         stats = {k: int(v) for k, v in stats.items()}
         samples = sorted(float(x) for x in lat)
         figures = {k: stats.get(k, 0) for k in ("matches", "moves", "timeouts", "crashes",
-                                                "bad_responses", "illegal_moves", "stalls")}
+                                                "bad_responses", "illegal_moves", "stalls",
+                                                "signature_refusals")}
         figures["latency_ms"] = {"p50": _pct(samples, 0.50), "p95": _pct(samples, 0.95),
                                  "samples": len(samples)}
         figures["last_error"] = json.loads(last) if last else None

@@ -25,6 +25,10 @@ from arena.netguard import AddressPolicy, InvalidBotUrl, Target, UrlRefused, che
 from arena.protocol import API_VERSION
 
 HEALTH_TIMEOUT_S = 5.0
+SECRET_GRACE_S = 600
+"""After a re-key the old secret stays valid this long (10 minutes): a call the bot refuses
+(401/403) is signed again once with the old secret, so a bot restarted with its new secret a
+few minutes late forfeits nothing."""
 
 __all__ = ["FAILURE_KINDS", "PUBLIC_FAILURE_KEYS", "BotRegistry", "health_check"]
 
@@ -109,11 +113,20 @@ class BotRegistry(HealthFigures):
         return self.redis.get(self._key(bot["id"], "secret")) or bot.get("secret")
 
     def rekey(self, bot_id: str) -> str:
-        """A new signing secret for the bot (its owner asked); the old one stops at once."""
-        self.get(bot_id)
+        """A new signing secret for the bot (its owner asked); the old one stays valid for
+        SECRET_GRACE_S (kept under `:secret-old`, tried once when the bot refuses a call)."""
+        old = self.secret_of(self.get(bot_id))
         secret = "bs_" + secrets.token_urlsafe(32)
-        self.redis.set(self._key(bot_id, "secret"), secret)
+        pipe = self.redis.pipeline()
+        if old:
+            pipe.set(self._key(bot_id, "secret-old"), old, ex=SECRET_GRACE_S)
+        pipe.set(self._key(bot_id, "secret"), secret)
+        pipe.execute()
         return secret
+
+    def old_secret(self, bot_id: str) -> str | None:
+        """The secret before the last re-key while its grace period lasts, else None."""
+        return self.redis.get(self._key(bot_id, "secret-old"))
 
     def retire(self, bot_id: str) -> None:
         """Delete a bot for its owner: off the list, its URL free to register again, refused
@@ -261,7 +274,7 @@ class BotRegistry(HealthFigures):
         except BaseException:
             self.slots.release(bot["id"], token)
             raise
-        return Dispatched(bot["id"], token, sent, waited)
+        return Dispatched(bot["id"], token, sent, waited, call=(target, path, payload, secret))
 
     def collect(self, dispatched: Dispatched, defer_release: bool = False) -> Reply:
         """The second half of `call`: the answer, the slot given back (or deferred); the time
@@ -270,6 +283,8 @@ class BotRegistry(HealthFigures):
             return dispatched.reply
         try:
             reply = botclient.receive(dispatched.sent)
+            if reply.failure is not None and reply.failure["code"] == "bot.signature_refused":
+                reply = self._with_old_secret(dispatched, reply)
         finally:
             if defer_release:
                 self.slots.defer(dispatched.bot_id, dispatched.token)
@@ -278,6 +293,20 @@ class BotRegistry(HealthFigures):
         reply.latency_ms += dispatched.waited * 1000
         dispatched.reply = reply
         return reply
+
+    def _with_old_secret(self, dispatched: Dispatched, refused: Reply) -> Reply:
+        """A signed call refused (401/403) within a re-key's grace period: sent again once,
+        signed with the old secret, in what is left of its deadline; the refusal stands
+        otherwise."""
+        target, path, payload, secret = dispatched.call
+        old = self.old_secret(dispatched.bot_id)
+        sent = dispatched.sent
+        left = sent.deadline - time.monotonic()
+        if not old or old == secret or left <= 0 or payload is None:
+            return refused
+        again = botclient.receive(botclient.send(target, path, payload, old, left))
+        again.latency_ms += refused.latency_ms
+        return again
 
     def abandon(self, dispatched: Dispatched) -> None:
         """Give up a dispatched call whose answer will not be read; its slot goes back with
@@ -307,6 +336,7 @@ class Dispatched:
     sent: botclient.Sent | None = None
     waited: float = 0.0
     reply: Reply | None = None
+    call: tuple = ()   # (target, path, payload, secret): to sign again with an old secret
 
 
 def health_check(target: Target) -> dict:

@@ -19,6 +19,7 @@ import threading
 from arena.botclient import PRIVATE_BYTES
 from arena.botdebug import DebugTexts
 from arena.bots import BotRegistry
+from arena.errors import BotGameNotDeclared
 from arena.limits import DEFAULTS
 from arena.protocol import API_VERSION
 from referee.service import fastjson
@@ -54,6 +55,15 @@ class BotDriver(SeatDriver):
         except Exception as err:
             raise InvalidSeats(f"no registered bot {ref!r}", bot=ref) from err
         self.bots.standing.check(ref)
+
+    def validate_game(self, ref: str, game: str) -> None:
+        """Raise BotGameNotDeclared unless the bot was registered for `game` (every seat of
+        every match, not only tournaments: the service calls this on creating a match)."""
+        bot = self.bots.get(ref)
+        if game not in bot.get("games", ()):
+            raise BotGameNotDeclared(f"bot {ref} ({bot['name']}) is registered for "
+                                     f"{', '.join(bot.get('games', ())) or 'no game'}, not "
+                                     f"{game}", bot=ref, game=game)
 
     def seating(self, ref: str) -> tuple[str, bool]:
         """Who owns the bot (an account id) and whether other accounts may seat it."""

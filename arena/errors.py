@@ -44,3 +44,10 @@ class BotUrlTaken(RefereeError):
 
     code = "bot.url_taken"
     status = 409
+
+
+class BotGameNotDeclared(RefereeError):
+    """A bot seated in a game it was not registered for."""
+
+    code = "bot.game_not_declared"
+    status = 422

@@ -144,7 +144,7 @@ def bot_forfeits(arena: Arena, match_ids: list[str]) -> dict[str, dict]:
 
 def failure_hint(failure: dict, bot: OfflineBot | None) -> str:
     """What to do about a bot's forfeit, when we can tell (a refused signature)."""
-    if failure.get("code") == "bot.http_error" and failure.get("status") == 401:
+    if failure.get("code") == "bot.signature_refused":
         if bot is not None and bot.secret_from is None:
             return (f"the bot refused our signature and no secret was found (looked in "
                     f"{bot.looked_in}): pass its secret file as --bot {bot.url}@SECRET_FILE")

@@ -39,6 +39,13 @@ PROBLEMS = {
     "bot.timeout": "(match failure) The bot did not answer within its move limit and bank.",
     "bot.unreachable": "(match failure) The bot's URL could not be reached.",
     "bot.http_error": "(match failure) The bot answered with an HTTP error status.",
+    "bot.signature_refused": "(match failure) The bot answered 401 or 403 to our signed "
+                             "request: it could not verify our signature (an old or wrong "
+                             "secret; after a re-key the old secret is tried once within "
+                             "its grace period). Not a crash: the bot is alive but does not "
+                             "accept the secret we sign with.",
+    "bot.game_not_declared": "A bot seated in a game it was not registered for (its "
+                             "`games`): it is refused wherever it would be seated.",
     "bot.bad_response": "(match failure) The answer was not JSON {\"move\": ...}, or too large.",
     "bot.illegal_move": "(match failure) The bot's move was rejected; `error` holds the "
                         "rules' own code.",

@@ -115,6 +115,22 @@ class BotSecretSchema(Schema):
     secret = fields.String(metadata={"description": "the new HMAC key; shown only here"})
 
 
+class BotCheckLineSchema(Schema):
+    ok = fields.Boolean(metadata={"description": "PASS (true) or FAIL"})
+    name = fields.String(metadata={"description": "the check, e.g. 'yunnan /move bid'"})
+    expected = fields.String()
+    got = fields.String()
+
+
+class BotCheckSchema(Schema):
+    bot = fields.String()
+    at = fields.Float(metadata={"description": "when it ran (Unix time)"})
+    passed = fields.Boolean(metadata={"description": "every check passed"})
+    checks = fields.Integer()
+    failed = fields.Integer()
+    lines = fields.List(fields.Nested(BotCheckLineSchema))
+
+
 class BotListSchema(Schema):
     bots = fields.List(fields.Nested(BotSchema))
     total = fields.Integer(metadata={"description": "bots registered in all"})

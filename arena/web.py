@@ -13,7 +13,9 @@ import json
 from flask import Blueprint, abort, current_app, g, render_template, request
 
 from arena import confidence
+from arena.botcheck import last_check
 from arena.botdebug import DebugTexts
+from arena.bots import SECRET_GRACE_S
 from arena.botversions import BotVersions
 from arena.protocol_spec import protocol_openapi
 from arena.ratings import standings
@@ -179,7 +181,9 @@ def bot(bot_id):
     if last:
         record["health"]["last_error"] = {k: last.get(k) for k in ("code", "match", "version",
                                                                   "at")}
-    return render_template("arena/bot.html", bot=record, matches=_bot_matches(bot_id))
+    return render_template("arena/bot.html", bot=record, matches=_bot_matches(bot_id),
+                           check=last_check(bots, bot_id), checked_at=_when,
+                           grace_minutes=SECRET_GRACE_S // 60)
 
 
 def _bot_matches(bot_id: str) -> list[dict]:

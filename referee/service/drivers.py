@@ -65,6 +65,10 @@ class SeatDriver(ABC):
     def rejected(self, ref: str, failure: dict, match_id: str, version: int) -> None:
         """The referee refused what the driver chose (an illegal move, stalling)."""
 
+    def validate_game(self, ref: str, game: str) -> None:
+        """Raise (a RefereeError) if `ref` may not be seated in `game` (the arena's bots are
+        registered for some games only). Default: any game."""
+
     def flush(self) -> None:
         """The runner stops: write what the driver kept in memory while it played (the
         arena's bot health figures). Default: nothing kept."""

@@ -89,7 +89,7 @@ class MatchService(MatchReading, MatchEndings):
         random event (the caller authorises who plays it; referee/service/chanceseat.py).
         """
         game = self.games.get(game_name)
-        kinds = [self._seat_kind(s) for s in seats]
+        kinds = [self._seat_kind(s, game.spec.name) for s in seats]
         seed = new_seed() if seed is None else seed
         match_id, salt = secrets.token_hex(8), seedlib.new_salt()
         options, state = engine.start(game, len(kinds), options, seed, chance)
@@ -110,7 +110,7 @@ class MatchService(MatchReading, MatchEndings):
         self._after_commit(meta, None, live)
         return Created(meta, live, tokens)
 
-    def _seat_kind(self, seat) -> str:
+    def _seat_kind(self, seat, game: str) -> str:
         kind = seat.get("kind") if isinstance(seat, dict) else seat
         if not isinstance(kind, str):
             raise InvalidSeats(f"a seat is a kind string such as 'remote' or 'builtin:random', "
@@ -123,6 +123,7 @@ class MatchService(MatchReading, MatchEndings):
             raise InvalidSeats(f"unknown seat kind {kind!r}; seats are 'remote' or "
                                f"{', '.join(repr(p + ':<name>') for p in self.drivers)}")
         driver.validate(ref)
+        driver.validate_game(ref, game)   # a driver's players may play some games only
         return kind
 
     def _describe_seat(self, kind: str) -> dict:

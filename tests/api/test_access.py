@@ -45,6 +45,7 @@ STRANGER = {
     ("POST", "/v1/bots/<bot_id>/secret"): (lambda t: {}, 403, "auth.forbidden"),
     ("POST", "/v1/bots/<bot_id>/versions"): (lambda t: {}, 403, "auth.forbidden"),
     ("POST", "/v1/bots/<bot_id>/enable"): (lambda t: {}, 403, "auth.forbidden"),
+    ("POST", "/v1/bots/<bot_id>/check"): (lambda t: None, 403, "auth.forbidden"),
     ("POST", "/v1/bots/<bot_id>/disable"): (lambda t: {}, 403, "auth.organiser_only"),
     ("POST", "/v1/arena/matches"): (lambda t: {"game": "gops", "seats": [
         f"bot:{t['bot']}", "builtin:random"]}, 403, "seats.not_open"),

@@ -84,7 +84,9 @@ def test_two_good_bots_play_a_signed_match(client, bots):
 
 
 def test_requests_with_a_bad_signature_are_refused_by_the_bot(client, bots):
-    """A bot that knows a different secret refuses our requests: signing is real."""
+    """A bot that knows a different secret refuses our requests: signing is real. Its 401 is
+    recorded as bot.signature_refused (issue 39: not a crash), counted apart in its health,
+    and its page explains it."""
     a, b = bots("good", "alpha"), bots("good", "beta")
     ia, ib = register(client, a), register(client, b)
     a.secret = "not-the-secret"
@@ -92,7 +94,13 @@ def test_requests_with_a_bad_signature_are_refused_by_the_bot(client, bots):
     match = finished(client, body["id"])
     assert a.refused and set(a.refused) == {"bad signature"}
     assert match["result"]["termination"] == "forfeit"
-    assert match["result"]["failures"]["0"]["code"] == "bot.http_error"
+    assert match["result"]["failures"]["0"]["code"] == "bot.signature_refused"
+    assert match["result"]["failures"]["0"]["status"] == 401
+    health = client.get(f"/v1/bots/{ia}").json["health"]
+    assert (health["signature_refusals"], health["crashes"]) == (1, 0)
+    assert health["last_error"]["code"] == "bot.signature_refused"
+    page = client.get(f"/bots/{ia}").get_data(as_text=True)
+    assert 'id="signaturehelp"' in page and "does not accept the secret we sign with" in page
 
 
 FAILURES = [

@@ -8,6 +8,8 @@ import concurrent.futures
 import fcntl
 import http.client
 import json
+import subprocess
+import sys
 import time
 from urllib.parse import urlsplit
 
@@ -129,3 +131,19 @@ def test_without_a_secret_the_starter_accepts_no_post(starter, tmp_path):
             assert (response.status, json.loads(response.read())) == (401, {"error": "no secret yet"})
     finally:
         reader.stop()
+
+
+def test_the_starter_passes_botcheck(starter):
+    """`referee botcheck URL --secret S` (issue 39): every line PASS, one /move per decision
+    kind of every game, exit 0. The output is printed (pytest -s shows it)."""
+    language, _, _, secret, url, reader, _ = starter
+    done = subprocess.run([sys.executable, "-m", "referee.cli", "botcheck", url, "--secret",
+                           secret], capture_output=True, text=True, timeout=300)
+    print(done.stdout)
+    assert done.returncode == 0, done.stdout + done.stderr + reader.text()
+    lines = done.stdout.splitlines()
+    assert all(line.startswith("PASS") for line in lines[:-1]) and lines[-1].endswith(" 0 failed")
+    kinds = sum(len(GAMES.get(g).decision_kinds()) for g in GAME_NAMES)
+    assert sum(1 for line in lines if line.split("  ")[1:2] and
+               line.split("  ")[1].split(" ")[:2][1:] == ["/move"] and
+               line.split("  ")[1].split(" ")[0] in GAME_NAMES) == kinds

@@ -21,6 +21,8 @@ RUN_BY = {
         "tests/service/test_bench_targets.py::test_the_command_runs_every_benchmark_and_prints_the_table",
     ("bots", "# Python: a bot is one function; the kit serves protocol v1, checks signatures, registers"):
         "tests/docs/test_readme_bots.py",
+    ("bots", '# the Python bot of "Write a bot in five minutes" (still running), with the secret its kit keeps'):
+        "tests/docs/test_readme_bots.py::test_the_readme_botcheck_passes_the_python_bot",
     ("bots", "import random"):
         "tests/docs/test_readme.py::test_the_python_api_example_runs_as_written",
     ("checking", "S=${REFEREE:-http://127.0.0.1:8000}; GAME=${GAME:-yinzi-ming}"):

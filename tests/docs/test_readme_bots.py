@@ -130,6 +130,19 @@ def test_the_offline_commands_play_the_readme_bots(readme_bots):
                             bots=[s["seat"] for s in seats if s["kind"].startswith("bot:")])
 
 
+def test_the_readme_botcheck_passes_the_python_bot(readme_bots):
+    """The botcheck block as written (issue 39): every line PASS against the README's Python
+    bot, with the secret its kit kept, and exit 0."""
+    assert readme_bots["status"] == 0, readme_bots["output"]
+    block = _as_here(section_block(page("bots"), "## Check a bot before entering it"),
+                     readme_bots["ports"])
+    done = _bash(block, readme_bots["cwd"], readme_bots["env"], timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines and all(line.startswith("PASS") for line in lines[:-1]), done.stdout
+    assert "dschunke /move bid" in done.stdout and lines[-1].endswith(" 0 failed")
+
+
 def _assert_bots_played(text: str, bots) -> None:
     lines = [json.loads(line) for line in text.splitlines()]
     result = lines[-1]
