@@ -13,10 +13,12 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 SEEDS = Path(__file__).resolve().parent / "seeds"
+PROTOCOL_README = Path(__file__).resolve().parent / "clients" / "protocol" / "README.md"
 
 
 class BuildWithSeeds(build_py):
-    """build_py, then the game data into the build as referee/seeds/."""
+    """build_py, then the game data into the build as referee/seeds/ (and the bot protocol's
+    page as arena/protocol_files/README.md)."""
 
     def run(self):
         """Build the packages, then copy seeds/ beside them (JSON tables and rules.md)."""
@@ -24,6 +26,10 @@ class BuildWithSeeds(build_py):
         target = Path(self.build_lib) / "referee" / "seeds"
         shutil.copytree(SEEDS, target, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
+        # the bot protocol's page (/bot-protocol/readme) is rendered from this file
+        docs = Path(self.build_lib) / "arena" / "protocol_files"
+        docs.mkdir(parents=True, exist_ok=True)
+        shutil.copy(PROTOCOL_README, docs / "README.md")
 
 
 setup(cmdclass={"build_py": BuildWithSeeds})

@@ -118,7 +118,7 @@ _DESCRIPTION = (
     "What a bot serves. We call GET / when the bot registers (unsigned: the bot has no secret "
     "yet), POST /start before its first move of a match, POST /move for every decision, POST "
     "/end when the match is over. Every POST is signed (the X-Referee-* headers; see "
-    "clients/protocol/README.md, served at /bot-protocol/signatures). A timeout, an "
+    "clients/protocol/README.md, served at /bot-protocol/readme). A timeout, an "
     "unreachable bot, an HTTP error, an answer that is not {\"move\": …}, or an illegal move "
     "is a failure with a code (bot.timeout, bot.unreachable, bot.http_error, "
     "bot.bad_response, bot.illegal_move; a 401 is bot.signature_refused); by default the bot "

@@ -9,6 +9,7 @@ bot page asks for them with the owner's account key as a header (`/bots/<id>/own
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from flask import Blueprint, abort, current_app, g, render_template
 
@@ -17,6 +18,7 @@ from arena.ratings import standings
 from arena.web_plot import plot
 from referee.core.errors import RefereeError
 from referee.service.access import ANYONE, PLAYER, check_owner, requires
+from referee.web import rules_md
 
 blp = Blueprint("arena_web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/static/arena")
@@ -208,4 +210,26 @@ def protocol():
              for path, item in doc.get("paths", {}).items()
              for method, op in item.items() if isinstance(op, dict)]
     return render_template("arena/protocol.html", doc=doc, paths=paths)
+
+
+PROTOCOL_README = "protocol_files/README.md"
+"""clients/protocol/README.md as a wheel carries it (setup.py copies it into arena/)."""
+
+
+def protocol_readme() -> Path:
+    """clients/protocol/README.md: in the checkout beside the package, else the built copy."""
+    checkout = Path(__file__).resolve().parents[1] / "clients" / "protocol" / "README.md"
+    return checkout if checkout.is_file() else Path(__file__).with_name(PROTOCOL_README)
+
+
+@blp.get("/bot-protocol/readme")
+@requires(ANYONE)
+def protocol_page():
+    """The protocol's language-neutral page (signatures, registration, refusals, keep-alive),
+    rendered from clients/protocol/README.md; static, the same for everyone."""
+    path = protocol_readme()
+    if not path.is_file():
+        abort(404)
+    html, contents = rules_md.render(path.read_text(encoding="utf-8"))
+    return render_template("arena/protocol_readme.html", html=html, contents=contents)
 

@@ -14,6 +14,7 @@ import jsonschema_rs
 import pytest
 from schemathesis.specs.openapi.definitions import OPENAPI_31_VALIDATOR
 
+from arena.protocol import sign as sign_headers
 from arena.protocol_kinds import kind_name
 from arena.protocol_spec import protocol_openapi
 from referee.games import GAMES
@@ -57,7 +58,33 @@ def test_the_served_document_is_valid_openapi_3_1(embedded_app):
         assert "bot.signature_refused" in post["responses"]["401"]["description"]
     assert "parameters" not in doc["paths"]["/"]["get"]   # GET / is unsigned
     page = client.get("/bot-protocol").get_data(True)
-    assert "/v1/bot-protocol/openapi.json" in page and "/bot-protocol/signatures" in page
+    assert "/v1/bot-protocol/openapi.json" in page and "/bot-protocol/readme" in page
+    readme = client.get("/bot-protocol/readme")
+    assert readme.status_code == 200 and 'id="refusing-a-call-and-what-it-costs"' in \
+        readme.get_data(True)
+
+
+def test_the_protocol_page_states_the_code_s_figures():
+    """clients/protocol/README.md names the headers, the window and the refusal's health
+    code as arena/protocol.py and the document have them."""
+    from arena.protocol import MAX_SKEW_SECONDS, NONCE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
+    from arena.protocol import verify
+
+    text = (ROOT / "clients" / "protocol" / "README.md").read_text()
+    for header in (TIMESTAMP_HEADER, NONCE_HEADER, SIGNATURE_HEADER):
+        assert f"`{header}`" in text
+    assert f"**{MAX_SKEW_SECONDS} s**" in text and "`bot.signature_refused`" in text
+    # the refusal order it states is verify's: unsigned, stale, bad, replayed; the nonce is
+    # recorded only after a good signature
+    seen, now = set(), 1_765_000_000
+    good = sign_headers("s", b"{}", now)
+    assert verify("s", {}, b"{}", now, seen) == "unsigned request"
+    assert verify("s", {**good, SIGNATURE_HEADER: "v1=00"}, b"{}", now + 301, seen) == \
+        "stale timestamp"
+    assert verify("s", {**good, SIGNATURE_HEADER: "v1=00"}, b"{}", now, seen) == \
+        "bad signature" and seen == set()
+    assert verify("s", good, b"{}", now, seen) is None and seen == {good[NONCE_HEADER]}
+    assert verify("s", good, b"{}", now, seen) == "replayed nonce"
 
 
 def test_the_meta_schema_check_can_fail():
