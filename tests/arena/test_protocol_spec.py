@@ -10,7 +10,6 @@ import json
 import sys
 from pathlib import Path
 
-import jsonschema_rs
 import pytest
 from schemathesis.specs.openapi.definitions import OPENAPI_31_VALIDATOR
 
@@ -18,6 +17,7 @@ from arena.protocol import sign as sign_headers
 from arena.protocol_kinds import kind_name
 from arena.protocol_spec import protocol_openapi
 from referee.games import GAMES
+from tests.support import protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "clients" / "protocol" / "examples"
@@ -28,15 +28,11 @@ DOC = protocol_openapi(GAMES)
 
 
 def validator(name: str, doc: dict = DOC):
-    """A JSON Schema 2020-12 validator of the component `name`, its references resolved in
-    the document."""
-    return jsonschema_rs.Draft202012Validator(
-        {"components": doc["components"], "$ref": f"#/components/schemas/{name}"})
+    return protocol.validator(doc, name)
 
 
 def errors(name: str, instance, doc: dict = DOC) -> list[str]:
-    """Why `instance` does not fit the component `name` ([] if it does)."""
-    return [f"{e.instance_path}: {e.message}"[:300] for e in validator(name, doc).iter_errors(instance)]
+    return protocol.errors(doc, name, instance)
 
 
 def test_the_served_document_is_valid_openapi_3_1(embedded_app):
