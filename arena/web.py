@@ -219,7 +219,7 @@ PROTOCOL_README = "protocol_files/README.md"
 def protocol_readme() -> Path:
     """clients/protocol/README.md: in the checkout beside the package, else the built copy."""
     checkout = Path(__file__).resolve().parents[1] / "clients" / "protocol" / "README.md"
-    return checkout if checkout.is_file() else Path(__file__).with_name(PROTOCOL_README)
+    return checkout if checkout.is_file() else Path(__file__).parent / PROTOCOL_README
 
 
 @blp.get("/bot-protocol/readme")
