@@ -30,6 +30,8 @@ class BuildWithSeeds(build_py):
         docs = Path(self.build_lib) / "arena" / "protocol_files"
         docs.mkdir(parents=True, exist_ok=True)
         shutil.copy(PROTOCOL_README, docs / "README.md")
+        shutil.copytree(PROTOCOL_README.parent / "examples", docs / "examples",
+                        dirs_exist_ok=True)
 
 
 setup(cmdclass={"build_py": BuildWithSeeds})

@@ -8,6 +8,7 @@ bot page asks for them with the owner's account key as a header (`/bots/<id>/own
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -209,7 +210,8 @@ def protocol():
                           if isinstance(p, dict) and p.get("in") == "header"]}
              for path, item in doc.get("paths", {}).items()
              for method, op in item.items() if isinstance(op, dict)]
-    return render_template("arena/protocol.html", doc=doc, paths=paths)
+    return render_template("arena/protocol.html", doc=doc, paths=paths,
+                           examples=protocol_examples())
 
 
 PROTOCOL_README = "protocol_files/README.md"
@@ -220,6 +222,22 @@ def protocol_readme() -> Path:
     """clients/protocol/README.md: in the checkout beside the package, else the built copy."""
     checkout = Path(__file__).resolve().parents[1] / "clients" / "protocol" / "README.md"
     return checkout if checkout.is_file() else Path(__file__).parent / PROTOCOL_README
+
+
+@functools.lru_cache(maxsize=1)
+def protocol_examples() -> list[dict]:
+    """clients/protocol/examples/<game>.json, each kind's decision and answer as indented
+    JSON for the /bot-protocol page (the files are static: read once)."""
+    folder = protocol_readme().parent / "examples"
+    shown = []
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        shown.append({"game": data["game"], "file": f"clients/protocol/examples/{path.name}",
+                      "start": json.dumps(data["start"]["request"], indent=1),
+                      "kinds": [(kind, json.dumps(ex["request"]["decision"], indent=1),
+                                 json.dumps(ex["answer"], indent=1))
+                                for kind, ex in data["kinds"].items()]})
+    return shown
 
 
 @blp.get("/bot-protocol/readme")

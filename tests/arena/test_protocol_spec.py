@@ -55,6 +55,7 @@ def test_the_served_document_is_valid_openapi_3_1(embedded_app):
     assert "parameters" not in doc["paths"]["/"]["get"]   # GET / is unsigned
     page = client.get("/bot-protocol").get_data(True)
     assert "/v1/bot-protocol/openapi.json" in page and "/bot-protocol/readme" in page
+    assert 'id="examples"' in page and "<code>command:transport</code>" in page
     readme = client.get("/bot-protocol/readme")
     assert readme.status_code == 200 and 'id="refusing-a-call-and-what-it-costs"' in \
         readme.get_data(True)
