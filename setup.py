@@ -15,10 +15,12 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 SEEDS = HERE / "seeds"
+PROTOCOL_README = HERE / "clients" / "protocol" / "README.md"
 
 
 class BuildWithSeeds(build_py):
-    """build_py, then the game data into the build as referee/seeds/."""
+    """build_py, then the game data into the build as referee/seeds/ (and the bot protocol's
+    page as arena/protocol_files/README.md)."""
 
     def run(self):
         """Build the packages, then copy seeds/ beside them (JSON tables and rules.md)."""
@@ -29,6 +31,12 @@ class BuildWithSeeds(build_py):
         docs = Path(self.build_lib) / "referee" / "docs"
         shutil.copytree(HERE / "docs", docs, dirs_exist_ok=True)
         shutil.copy2(HERE / "README.md", docs / "README.md")
+        # the bot protocol's page (/bot-protocol/readme) is rendered from this file
+        protocol = Path(self.build_lib) / "arena" / "protocol_files"
+        protocol.mkdir(parents=True, exist_ok=True)
+        shutil.copy(PROTOCOL_README, protocol / "README.md")
+        shutil.copytree(PROTOCOL_README.parent / "examples", protocol / "examples",
+                        dirs_exist_ok=True)
 
 
 setup(cmdclass={"build_py": BuildWithSeeds})

@@ -4,38 +4,32 @@ verdict on the answer."""
 
 from __future__ import annotations
 
-from arena.driver import _match_info
-from arena.protocol import API_VERSION
+from arena.requests import end_request, move_request, start_request, time_left
 from referee.core import engine
 
 
 def start_payload(position, match_id: str, limits: dict) -> dict:
-    """The /start body of the position's match."""
-    meta = _Meta(position, match_id)
-    return {"apiversion": API_VERSION, "match": _match_info(meta), "seat": position.seat,
-            "limits": {k: limits[k] for k in ("move_ms", "bank_ms", "start_ms")}}
+    """The /start body of the position's match (arena/requests.py, as in a match)."""
+    return start_request(_Meta(position, match_id), position.seat, limits)
 
 
 def move_payload(position, match_id: str, limits: dict) -> dict:
     """The /move body: the position's decision, view and legal moves; no bank (a check is
     not a match: the answer is due within move_ms)."""
     game, state, seat = position.game, position.state, position.seat
-    return {"apiversion": API_VERSION, "match": match_id, "game": game.spec.name,
-            "rules_version": game.spec.rules_version, "seat": seat,
-            "version": position.version, "decision": position.decision.to_dict(),
-            "view": game.view(state, seat), "legal_moves": game.legal_moves(state, seat),
-            "time": {"move_ms": limits["move_ms"], "bank_ms": 0.0,
-                     "allowed_ms": float(limits["move_ms"])},
-            "previous_latency_ms": None}
+    return move_request(_Meta(position, match_id), position.version, seat,
+                        position.decision.to_dict(), game.view(state, seat),
+                        game.legal_moves(state, seat),
+                        time_left(limits, 0.0, float(limits["move_ms"])), None)
 
 
 def end_payload(position, match_id: str) -> dict:
     """The /end body: where the position's match ended, the seat's final view."""
     game, final = position.game, position.final
     outcome = game.outcome(final) if final is not None else None
-    return {"apiversion": API_VERSION, "match": match_id, "game": game.spec.name,
-            "seat": position.seat, "result": outcome.to_dict() if outcome else None,
-            "view": game.view(final if final is not None else position.state, position.seat)}
+    return end_request(_Meta(position, match_id), position.seat,
+                       outcome.to_dict() if outcome else None,
+                       game.view(final if final is not None else position.state, position.seat))
 
 
 def legality(position, move: dict) -> str | None:
@@ -48,7 +42,7 @@ def legality(position, move: dict) -> str | None:
 
 
 class _Meta:
-    """What `_match_info` reads of a match, for a position's match."""
+    """What the request builders read of a match, for a position's match."""
 
     def __init__(self, position, match_id: str):
         game = position.game

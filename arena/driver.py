@@ -21,7 +21,7 @@ from arena.botdebug import DebugTexts
 from arena.bots import BotRegistry
 from arena.errors import BotGameNotDeclared
 from arena.limits import DEFAULTS
-from arena.protocol import API_VERSION
+from arena.requests import move_request, start_request, time_left
 from referee.service import fastjson
 from referee.service.drivers import Choice, SeatDriver, Turn
 from referee.service.errors import InvalidSeats
@@ -180,8 +180,7 @@ class BotDriver(SeatDriver):
         meta = turn.meta
         if self.bots.standing.disabled(bot["id"]) is not None:  # disabled after the match
             return {"code": "bot.disabled", "phase": "start"}     # was made: not called
-        payload = {"apiversion": API_VERSION, "match": _match_info(meta), "seat": turn.seat,
-                   "limits": {k: limits[k] for k in ("move_ms", "bank_ms", "start_ms")}}
+        payload = start_request(meta, turn.seat, limits)
         reply = self.bots.call(bot, "/start", payload, limits["start_ms"] / 1000,
                                defer_release=True)
         self.bots.record_move(bot["id"], reply.latency_ms, reply.failure, meta.id, 0,
@@ -196,19 +195,12 @@ class BotDriver(SeatDriver):
         return fastjson.dumpb(self._move_payload(turn, limits, bank, budget_ms))
 
     def _move_payload(self, turn: Turn, limits: dict, bank: float, budget_ms: float) -> dict:
-        meta, live, seat = turn.meta, turn.live, turn.seat
-        previous = live.latency.get(str(seat))
-        return {
-            "apiversion": API_VERSION, "match": meta.id, "game": meta.game,
-            "rules_version": meta.rules_version, "seat": seat, "version": live.version,
-            # served_view: the payload is only serialised (orjson), so the view may share the
-            # state's objects (Yinzi's and Yunnan's copy was half their view's cost)
-            "decision": turn.decision.to_dict(), "view": self._served_view(turn),
-            "legal_moves": turn.game.legal_moves(turn.state, seat),
-            "time": {"move_ms": limits["move_ms"], "bank_ms": round(bank, 1),
-                     "allowed_ms": round(budget_ms, 1)},
-            "previous_latency_ms": float(previous) if previous is not None else None,
-        }
+        live, seat = turn.live, turn.seat
+        # served_view: the payload is only serialised (orjson), so the view may share the
+        # state's objects (Yinzi's and Yunnan's copy was half their view's cost)
+        return move_request(turn.meta, live.version, seat, turn.decision.to_dict(),
+                            self._served_view(turn), turn.game.legal_moves(turn.state, seat),
+                            time_left(limits, bank, budget_ms), live.latency.get(str(seat)))
 
     def _served_view(self, turn: Turn):
         """The seat's served view, its shared parts built once for the state (memo)."""
@@ -216,12 +208,6 @@ class BotDriver(SeatDriver):
         if kept[0] is not turn.state:
             kept = self._views = (turn.state, {})
         return turn.game.served_view(turn.state, turn.seat, kept[1])
-
-
-def _match_info(meta) -> dict:
-    return {"id": meta.id, "game": meta.game, "rules_version": meta.rules_version,
-            "players": meta.players, "options": meta.options,
-            "seats": [s.get("name") for s in meta.seats]}
 
 
 def _check_answer(body) -> tuple[dict | None, dict | None]:

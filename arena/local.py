@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from arena.limits import DEFAULTS
 from arena.offline import enter_bot, offline_arena, run_to_end
 from arena.progress import TournamentProgress, write_tournament
+from arena.requests import move_request, time_left
 from referee.service.drivers import Choice, SeatDriver, Turn
 from referee.service.errors import InvalidSeats
 from referee.service.plugins import Plugin
@@ -94,15 +95,11 @@ class FunctionDriver(SeatDriver):
 
 def _request(turn: Turn, limits: dict, bank: float) -> dict:
     """The request a bot gets at POST /move (bot protocol v1)."""
-    meta, live, seat = turn.meta, turn.live, turn.seat
-    previous = live.latency.get(str(seat))
-    return {"apiversion": "1", "match": meta.id, "game": meta.game,
-            "rules_version": meta.rules_version, "seat": seat, "version": live.version,
-            "decision": turn.decision.to_dict(), "view": turn.game.view(turn.state, seat),
-            "legal_moves": turn.game.legal_moves(turn.state, seat),
-            "time": {"move_ms": limits["move_ms"], "bank_ms": round(bank, 1),
-                     "allowed_ms": round(limits["move_ms"] + bank, 1)},
-            "previous_latency_ms": float(previous) if previous is not None else None}
+    live, seat = turn.live, turn.seat
+    return move_request(turn.meta, live.version, seat, turn.decision.to_dict(),
+                        turn.game.view(turn.state, seat), turn.game.legal_moves(turn.state, seat),
+                        time_left(limits, bank, limits["move_ms"] + bank),
+                        live.latency.get(str(seat)))
 
 
 def _call(fn, request: dict):

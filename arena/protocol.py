@@ -2,12 +2,15 @@
 
 A bot is an HTTP server with four endpoints:
   GET  /       -> {"apiversion": "1", "name", "author", "games": [...], "version"?}
-  POST /start  <- the match (id, game, rules version, players, options, seats), your seat and
-                  the time limits; any 2xx answer
+  POST /start  <- match (the id), game, rules version, your seat, players, options, seat
+                  names and the time limits; any 2xx answer
   POST /move   <- match id, game, rules version, seat, version, the pending decision, your
                   view, your legal moves, the time allowed, your previous answer's latency
                -> {"move": {...}}
-  POST /end    <- match id, your seat, the result and your final view; any 2xx answer
+  POST /end    <- match id, game, rules version, your seat, the result and your final view;
+                  any 2xx answer
+(`match` is the id string in all three; arena/requests.py builds them, arena/protocol_spec.py
+is the OpenAPI 3.1 document, clients/protocol/README.md the exact prose.)
 
 Every POST carries three headers; a bot should refuse requests that fail them:
   X-Referee-Timestamp  unix seconds when we signed it (refuse if far from now: replays)

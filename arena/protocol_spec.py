@@ -1,108 +1,156 @@
-"""Bot protocol v1 as an OpenAPI 3 document: the endpoints a bot serves and we call."""
+"""Bot protocol v1 as an OpenAPI 3.1 document: the endpoints a bot serves and we call, every
+field typed and required as we send it (clients/protocol/README.md is its prose)."""
 
 from __future__ import annotations
 
-from arena.protocol import NONCE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
-from referee.service.described import view_schema
+from arena.protocol import API_VERSION, NONCE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
+from arena.protocol_kinds import all_games, ref
 
 _SIGNED = [
-    {"name": TIMESTAMP_HEADER, "in": "header", "required": True, "schema": {"type": "string"},
-     "description": "Unix seconds when the request was signed; refuse it if far from now."},
-    {"name": NONCE_HEADER, "in": "header", "required": True, "schema": {"type": "string"},
-     "description": "Unique per request; refuse a nonce you have seen (replay)."},
-    {"name": SIGNATURE_HEADER, "in": "header", "required": True, "schema": {"type": "string"},
-     "description": "'v1=' + hex HMAC-SHA256(your secret, timestamp + '.' + nonce + '.' + "
-                    "raw body). Refuse the request if it does not match."},
+    {"name": TIMESTAMP_HEADER, "in": "header", "required": True,
+     "schema": {"type": "string", "pattern": "^[0-9]+$"},
+     "description": "Unix seconds when the request was signed; refuse it (401) if more than "
+                    "300 s from your clock."},
+    {"name": NONCE_HEADER, "in": "header", "required": True,
+     "schema": {"type": "string", "pattern": "^[0-9a-f]{24}$"},
+     "description": "24 hex digits, unique per request; refuse (401) a nonce seen in the "
+                    "last 600 s (a replay). Record it only once the signature is good."},
+    {"name": SIGNATURE_HEADER, "in": "header", "required": True,
+     "schema": {"type": "string", "pattern": "^v1=[0-9a-f]{64}$"},
+     "description": "'v1=' + lowercase hex HMAC-SHA256, key the secret's UTF-8 bytes, of "
+                    "timestamp + '.' + nonce + '.' + the raw body bytes. Refuse (401) a "
+                    "request whose signature does not match."},
 ]
 
-_OBJ = {"type": "object"}
+_INT = {"type": "integer"}
+_MS = {"type": "integer", "minimum": 1}
+_STR = {"type": "string"}
+
+
+def _closed(description: str, properties: dict, optional=()) -> dict:
+    """An object of these properties, all required but `optional`, no others."""
+    return {"type": "object", "description": description, "additionalProperties": False,
+            "properties": properties, "required": [k for k in properties if k not in optional]}
+
+
+_RESULT = {
+    "type": "object", "required": ["scores", "ranks", "termination"],
+    "description": "The match's result, as GET /v1/matches/{id} shows it",
+    "properties": {
+        "scores": {"type": "array", "items": _INT, "description": "per seat, whole points"},
+        "ranks": {"type": "array", "items": {"type": "integer", "minimum": 1},
+                  "description": "per seat, 1 the best; a forfeiting seat ranks last"},
+        "termination": {"type": "string", "description": "rules, forfeit, capped, …"},
+        "details": {"type": "object", "description": "the game's own breakdown"},
+        "failures": {"type": "object", "description": "per seat (a string key), the failure "
+                                                      "record: code, and our own figures"}}}
+
+_BASE_MOVE = {
+    "apiversion": {"type": "string", "const": API_VERSION},
+    "match": {**_STR, "description": "the match id"},
+    "game": {**_STR, "description": "the game (the request's schema: `<game>.MoveRequest`)"},
+    "rules_version": _STR,
+    "seat": {"type": "integer", "minimum": 0, "description": "your seat"},
+    "version": {"type": "integer", "minimum": 0, "description": "the match's version (moves "
+                                                                "so far)"},
+    "decision": {"type": "object"},
+    "view": {"type": "object", "description": "what your seat may see (`<game>.SeatView`)"},
+    "legal_moves": {"type": "array", "minItems": 1, "description": "every legal move: answer "
+                                                                   "one of them"},
+    "time": _closed("The time your answer may take", {
+        "move_ms": {**_MS, "description": "the per-move limit"},
+        "bank_ms": {"type": "number", "minimum": 0, "description": "your match time bank left"},
+        "allowed_ms": {"type": "number", "minimum": 0,
+                       "description": "move_ms + bank_ms: past this you time out"}}),
+    "previous_latency_ms": {"type": ["number", "null"],
+                            "description": "your previous answer's latency as we measured it "
+                                           "(round trip included); null before your first"},
+}
 
 _SCHEMAS = {
     "Info": {"type": "object", "required": ["apiversion"], "properties": {
-        "apiversion": {"type": "string", "enum": ["1"]}, "name": {"type": "string"},
-        "author": {"type": "string"}, "version": {"type": "string"},
-        "games": {"type": "array", "items": {"type": "string"}}}},
-    "Start": {"type": "object", "properties": {
-        "apiversion": {"type": "string"}, "seat": {"type": "integer"},
-        "match": {"type": "object", "properties": {
-            "id": {"type": "string"}, "game": {"type": "string"},
-            "rules_version": {"type": "string"}, "players": {"type": "integer"},
-            "options": _OBJ, "seats": {"type": "array", "items": {"type": "string"}}}},
-        "limits": {"type": "object", "properties": {
-            "move_ms": {"type": "integer"}, "bank_ms": {"type": "integer"},
-            "start_ms": {"type": "integer"}}}}},
-    "MoveRequest": {"type": "object", "properties": {
-        "apiversion": {"type": "string"}, "match": {"type": "string"},
-        "game": {"type": "string"}, "rules_version": {"type": "string"},
-        "seat": {"type": "integer"}, "version": {"type": "integer"},
-        "decision": {"type": "object", "description": "seat, kind, move_types, sealed, prompt"},
-        "view": {"allOf": [{"$ref": "#/components/schemas/View"}],
-                 "description": "what your seat may see (GET /v1/games/{game})"},
-        "legal_moves": {"type": "array", "items": _OBJ,
-                        "description": "every legal move: answer one of them"},
-        "time": {"type": "object", "properties": {
-            "move_ms": {"type": "integer", "description": "per-move limit"},
-            "bank_ms": {"type": "number", "description": "your match time bank left"},
-            "allowed_ms": {"type": "number", "description": "move_ms + bank_ms: past this "
-                                                            "you time out"}}},
-        "previous_latency_ms": {"type": "number", "nullable": True,
-                                "description": "your previous answer's latency as we "
-                                               "measured it (round trip included)"}}},
-    "MoveAnswer": {"type": "object", "required": ["move"], "properties": {
-        "move": {"type": "object", "description": "a move with a 'type' (one of legal_moves)"},
-        "debug": {"type": "string", "description": "optional: what the bot thought (at most "
-                  "1 KiB of UTF-8 kept, longer is cut and marked); kept apart from the move, "
-                  "shown only to the bot's owner (and after the match to everyone if the "
-                  "owner set debug_public), never to the other bots"}}},
-    "End": {"type": "object", "properties": {
-        "apiversion": {"type": "string"}, "match": {"type": "string"},
-        "game": {"type": "string"}, "seat": {"type": "integer"},
-        "result": {"type": "object", "description": "scores, ranks, termination, failures"},
-        "view": {"allOf": [{"$ref": "#/components/schemas/View"}]}}},
+        "apiversion": {"type": "string", "const": API_VERSION}, "name": _STR, "author": _STR,
+        "version": _STR, "games": {"type": "array", "items": _STR,
+                                   "description": "the games you play (registering for "
+                                                  "others is refused)"}}},
+    "StartRequest": _closed("POST /start, before your seat's first /move of a match", {
+        "apiversion": {"type": "string", "const": API_VERSION},
+        "match": {**_STR, "description": "the match id (as in /move and /end)"},
+        "game": _STR, "rules_version": _STR,
+        "seat": {"type": "integer", "minimum": 0, "description": "your seat"},
+        "players": {"type": "integer", "minimum": 1},
+        "options": {"type": "object", "description": "the match's options as given (defaults "
+                                                     "not filled in)"},
+        "seats": {"type": "array", "items": {"type": ["string", "null"]},
+                  "description": "each seat's public name"},
+        "limits": _closed("The match's time limits", {
+            "move_ms": _MS, "bank_ms": {"type": "integer", "minimum": 0}, "start_ms": _MS})}),
+    "MoveAnswer": {"type": "object", "required": ["move"], "properties": {"move": {
+        "type": "object", "required": ["type"], "properties": {"type": _STR},
+        "description": "one of legal_moves (its decision kind's `<game>.<kind>.Move`)"},
+        "debug": {**_STR, "description": "optional: what the bot thought (at most 1 KiB of "
+                  "UTF-8 kept, longer is cut and marked); kept apart from the move, shown only "
+                  "to the bot's owner (and after the match to everyone if the owner set "
+                  "debug_public), never to the other bots"}}},
+    "EndRequest": _closed("POST /end, once the match (and every match sharing its seed) is "
+                          "over", {
+        "apiversion": {"type": "string", "const": API_VERSION}, "match": _STR, "game": _STR,
+        "rules_version": _STR, "seat": {"type": "integer", "minimum": 0},
+        "result": {"$ref": "#/components/schemas/Result"},
+        "view": {**ref("View"), "description": "your final view"}}),
+    "Result": _RESULT,
 }
 
-
-def view_components(games) -> dict:
-    """`<game>.SeatView` per game and `View`, any of them (a bot sees only its seat's view)."""
-    schemas = {f"{g.spec.name}.SeatView": view_schema(g, False) for g in games}
-    refs = [{"$ref": f"#/components/schemas/{name}"} for name in schemas]
-    return {**schemas, "View": {"oneOf": refs} if refs else {"type": "object"}}
+_REFUSED = {"description": "you refused the call (unsigned, stale, badly signed or replayed, "
+                           "or you have no secret yet): recorded as bot.signature_refused; on "
+                           "/start and /move you forfeit as for any failure"}
+_OTHER = {"description": "any other status: bot.http_error (a failure: by default you "
+                         "forfeit the match)"}
 
 
 def _post(summary: str, request: str, answer: str | None, text: str) -> dict:
     ok = {"description": "accepted"}
     if answer:
-        ok["content"] = {"application/json": {"schema": {"$ref": f"#/components/schemas/{answer}"}}}
+        ok["content"] = {"application/json": {"schema": ref(answer)}}
     return {"post": {"summary": summary, "description": text, "parameters": _SIGNED,
                      "requestBody": {"required": True, "content": {"application/json": {
-                         "schema": {"$ref": f"#/components/schemas/{request}"}}}},
-                     "responses": {"200": ok}}}
+                         "schema": ref(request)}}},
+                     "responses": {"200": ok, "401": _REFUSED, "default": _OTHER}}}
+
+
+_DESCRIPTION = (
+    "What a bot serves. We call GET / when the bot registers (unsigned: the bot has no secret "
+    "yet), POST /start before its first move of a match, POST /move for every decision, POST "
+    "/end when the match is over. Every POST is signed (the X-Referee-* headers; see "
+    "clients/protocol/README.md, served at /bot-protocol/readme). A timeout, an "
+    "unreachable bot, an HTTP error, an answer that is not {\"move\": …}, or an illegal move "
+    "is a failure with a code (bot.timeout, bot.unreachable, bot.http_error, "
+    "bot.bad_response, bot.illegal_move; a 401 is bot.signature_refused); by default the bot "
+    "forfeits (it ranks last, and the referee plays its remaining moves at random). "
+    "Keep-alive: we speak HTTP/1.1 and keep the connection open; answer HTTP/1.1 with a "
+    "Content-Length. Per game, `<game>.MoveRequest` carries `<game>.Decision`, one of its "
+    "decision kinds by `kind`; answer a `<game>.<kind>.Decision` with a `<game>.<kind>.Move`.")
 
 
 def protocol_openapi(games=()) -> dict:
-    """The document; `view` fields refer to the view schemas of `games` (a registry)."""
+    """The document; per game of `games` (a registry) its views and decision kinds."""
     return {
-        "openapi": "3.0.3",
-        "info": {"title": "Referee bot protocol", "version": "1",
-                 "description": (
-                     "What a bot serves. We call GET / when the bot registers, POST /start "
-                     "before its first move of a match, POST /move for every decision, POST "
-                     "/end when the match is over. A timeout, an unreachable bot, an HTTP "
-                     "error, an answer that is not {\"move\": …}, or an illegal move is a "
-                     "failure with a code (bot.timeout, bot.unreachable, bot.http_error, "
-                     "bot.bad_response, bot.illegal_move); by default the bot forfeits (it "
-                     "ranks last, and the referee plays its remaining moves at random).")},
+        "openapi": "3.1.0",
+        "info": {"title": "Referee bot protocol", "version": API_VERSION,
+                 "description": _DESCRIPTION},
         "paths": {
-            "/": {"get": {"summary": "Who you are", "responses": {"200": {
-                "description": "your info", "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/Info"}}}}}}},
-            "/start": _post("A match begins", "Start", None,
-                            "Answer 2xx within start_ms."),
+            "/": {"get": {"summary": "Who you are", "description": "Unsigned; answer 2xx "
+                          "with your info within 5 s (registration fails otherwise).",
+                          "responses": {"200": {
+                              "description": "your info", "content": {"application/json": {
+                                  "schema": ref("Info")}}}}}},
+            "/start": _post("A match begins", "StartRequest", None,
+                            "Answer 2xx within limits.start_ms (any body)."),
             "/move": _post("Choose a move", "MoveRequest", "MoveAnswer",
                            "Answer within time.allowed_ms; time over move_ms comes off your "
                            "bank."),
-            "/end": _post("A match ended", "End", None, "Answer 2xx; failures here are "
-                                                        "logged, never held against you."),
+            "/end": _post("A match ended", "EndRequest", None,
+                          "Answer 2xx; failures here are logged, never held against you."),
         },
-        "components": {"schemas": {**_SCHEMAS, **view_components(games)}},
+        "components": {"schemas": {**_SCHEMAS, **all_games(games, _BASE_MOVE)}},
     }

@@ -14,6 +14,7 @@ from arena.errors import InvalidTournament
 from arena.botversions import BotVersions
 from arena.leaderboard import Leaderboards, result_record
 from arena.limits import resolve as resolve_limits
+from arena.requests import end_request
 from arena.tournaments import Tournaments
 from referee.core.bots import BUILTIN_BOTS
 from referee.service import defaults
@@ -221,8 +222,7 @@ class Arena(ServiceHooks):
                 continue
             self.bots.record_match(ref, live.forfeits.get(str(seat)))
             bot = self.bots.get(ref)
-            payload = {"apiversion": "1", "match": meta.id, "game": meta.game, "seat": seat,
-                       "result": live.result, "view": game.view(state, seat)}
+            payload = end_request(meta, seat, live.result, game.view(state, seat))
             reply = self.bots.call(bot, "/end", payload, defaults.END_TIMEOUT_S)
             if reply.failure is not None:
                 log.info("bot %s: /end of %s failed (%s)", ref, meta.id, reply.failure["code"])

@@ -8,7 +8,9 @@ bot page asks for them with the owner's account key as a header (`/bots/<id>/own
 
 from __future__ import annotations
 
+import functools
 import json
+from pathlib import Path
 
 from flask import Blueprint, abort, current_app, g, render_template, request
 
@@ -22,6 +24,7 @@ from arena.ratings import standings
 from arena.web_plot import plot
 from referee.core.errors import RefereeError
 from referee.service.access import ANYONE, PLAYER, check_owner, requires
+from referee.web import rules_md
 
 blp = Blueprint("arena_web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/static/arena")
@@ -254,5 +257,44 @@ def protocol():
                           if isinstance(p, dict) and p.get("in") == "header"]}
              for path, item in doc.get("paths", {}).items()
              for method, op in item.items() if isinstance(op, dict)]
-    return render_template("arena/protocol.html", doc=doc, paths=paths)
+    return render_template("arena/protocol.html", doc=doc, paths=paths,
+                           examples=protocol_examples())
+
+
+PROTOCOL_README = "protocol_files/README.md"
+"""clients/protocol/README.md as a wheel carries it (setup.py copies it into arena/)."""
+
+
+def protocol_readme() -> Path:
+    """clients/protocol/README.md: in the checkout beside the package, else the built copy."""
+    checkout = Path(__file__).resolve().parents[1] / "clients" / "protocol" / "README.md"
+    return checkout if checkout.is_file() else Path(__file__).parent / PROTOCOL_README
+
+
+@functools.lru_cache(maxsize=1)
+def protocol_examples() -> list[dict]:
+    """clients/protocol/examples/<game>.json, each kind's decision and answer as indented
+    JSON for the /bot-protocol page (the files are static: read once)."""
+    folder = protocol_readme().parent / "examples"
+    shown = []
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        shown.append({"game": data["game"], "file": f"clients/protocol/examples/{path.name}",
+                      "start": json.dumps(data["start"]["request"], indent=1),
+                      "kinds": [(kind, json.dumps(ex["request"]["decision"], indent=1),
+                                 json.dumps(ex["answer"], indent=1))
+                                for kind, ex in data["kinds"].items()]})
+    return shown
+
+
+@blp.get("/bot-protocol/readme")
+@requires(ANYONE)
+def protocol_page():
+    """The protocol's language-neutral page (signatures, registration, refusals, keep-alive),
+    rendered from clients/protocol/README.md; static, the same for everyone."""
+    path = protocol_readme()
+    if not path.is_file():
+        abort(404)
+    html, contents = rules_md.render(path.read_text(encoding="utf-8"))
+    return render_template("arena/protocol_readme.html", html=html, contents=contents)
 

@@ -1,9 +1,12 @@
 package main
 
-// Where a strategy plugs in. request is the /move body: "game", "seat", "decision" (what is
+// Where a strategy plugs in. request is the /move body: "match" (the match id, a string, as
+// in /start and /end), "game", "seat", "decision" (what is
 // being decided: its "kind" and "prompt"), "view" (what this seat may see), "legal_moves"
 // (every legal move, so choosing one of them is always legal) and "time" ("allowed_ms").
 // Branch on request["game"] ("yunnan", "dschunke", "yinzi-ming") for a per-game strategy.
+// Every field and each decision kind's prompt: /v1/bot-protocol/openapi.json, and one real
+// request per kind in clients/protocol/examples/.
 
 import (
 	"fmt"

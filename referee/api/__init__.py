@@ -17,7 +17,7 @@ from referee.api import (chance, checks, contract, events, games, guards, header
                          problems)
 from referee.api.lifecycle import FOLLOWS_FLASK, AppHooks
 from referee.api.routing import RoutingMap
-from referee.service.described import view_schema
+from referee.service.described import game_view, view_schema
 
 BLUEPRINTS = [meta.blp, games.blp, checks.blp, matches.blp, chance.blp, events.blp]
 ASSETS = "/v1/assets"
@@ -160,15 +160,18 @@ def _document_moves(api, registry) -> None:
 
 def _document_views(api, registry) -> None:
     """Each game's view schemas as components; `View` is any of them (what `view` fields hold)."""
-    refs = []
+    mapping = {}
     for game in registry:
+        name = game.spec.name
         for suffix, spectator in (("SeatView", False), ("SpectatorView", True)):
-            name = f"{game.spec.name}.{suffix}"
-            api.spec.components.schema(name, view_schema(game, spectator))
-            refs.append({"$ref": f"#/components/schemas/{name}"})
+            api.spec.components.schema(f"{name}.{suffix}", view_schema(game, spectator))
+        api.spec.components.schema(f"{name}.View", game_view(name, ["SeatView", "SpectatorView"]))
+        mapping[name] = f"#/components/schemas/{name}.View"
     api.spec.components.schema("View", {
-        "anyOf": refs, "description": "what one seat (or a spectator) may see of a match, in "
-                                      "the schema of its game (GET /v1/games/{game})"})
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "game", "mapping": mapping},
+        "description": "what one seat (or a spectator) may see of a match, in the schema of "
+                       "its game (GET /v1/games/{game}), which its `game` field names"})
 
 
 _DESCRIPTION = (

@@ -169,6 +169,14 @@ class Game(ABC):
         return 0
 
 
+def named_view_schema(name: str, schema: dict) -> dict:
+    """`schema` (a view's, an object) with the `game` field first: every view names its game,
+    so a client (and an OpenAPI discriminator) can tell the views of the games apart."""
+    field = {"type": "string", "enum": [name], "description": "The game this is a view of."}
+    return {**schema, "properties": {"game": field, **schema["properties"]},
+            "required": ["game", *[k for k in schema.get("required", ()) if k != "game"]]}
+
+
 def alike_but_you(memo: dict | None, seat: int | None, build) -> dict:
     """A served view for a game whose views of one state differ only in their "you" (every
     seat sees what a spectator sees): `build(None)` made once per state into `memo`, then

@@ -28,12 +28,21 @@ def describe(game: Game) -> dict:
             "views": {"seat": {"schema": view_schema(game, False), "example": seat,
                                "example_seat": 0},
                       "spectator": {"schema": view_schema(game, True), "example": spectator}},
-            "board": game.board()}
+            "board": game.board(), "decision_kinds": game.decision_kinds()}
 
 
 def view_schema(game: Game, spectator: bool) -> dict:
     """The game's JSON Schema of a seat's (or the spectator's) view; a bare object if none."""
     return game.view_schema(spectator) or UNDESCRIBED
+
+
+def game_view(name: str, suffixes: list[str]) -> dict:
+    """The `<name>.View` component: any of the game's view schemas (`<name>.<suffix>`; a
+    seat's view may fit the spectator's too), its `game` field naming it, so a `View` is
+    one of the games' views, told apart by `game` (a discriminator)."""
+    return {"type": "object", "required": ["game"],
+            "properties": {"game": {"type": "string", "enum": [name]}},
+            "anyOf": [{"$ref": f"#/components/schemas/{name}.{s}"} for s in suffixes]}
 
 
 @lru_cache(maxsize=None)

@@ -44,6 +44,17 @@ class MoveKindSchema(_Open):
     example = fields.Dict()
 
 
+class DecisionKindSchema(_Open):
+    kind = fields.String(required=True, metadata={"description": "`decision.kind`"})
+    move_types = fields.List(fields.String(), required=True, metadata={
+        "description": "the move types it may take (a decision lists those open now)"})
+    sealed = fields.Boolean(required=True, metadata={
+        "description": "whether the seats' moves are revealed together"})
+    prompt = fields.Dict(required=True, metadata={
+        "description": "JSON Schema of `decision.prompt`"})
+    move = fields.Dict(required=True, metadata={"description": "JSON Schema of its moves"})
+
+
 class GameSummarySchema(_Open):
     name = fields.String(required=True)
     title = fields.String()
@@ -74,6 +85,10 @@ class GameSchema(GameSummarySchema):
                                                  "`<game>.SpectatorView`) and an `example`"})
     board = fields.Dict(metadata={"description": "the printed tables the engine uses; every "
                                                  "value tagged {value, status, source}"})
+    decision_kinds = fields.List(fields.Nested(DecisionKindSchema), metadata={
+        "description": "every decision a seat may be asked, with the JSON Schema of its "
+                       "prompt and of the moves it takes (as the bot protocol's "
+                       "`<game>.<kind>.Prompt` and `.Move` components)"})
 
 
 class GameListSchema(_Open):

@@ -17,6 +17,7 @@ def test_a_game_describes_both_views_with_an_example_that_fits(embedded_app, nam
     body = embedded_app.test_client().get(f"/v1/games/{name}").json
     assert set(body["views"]) == {"seat", "spectator"}
     for who, described in body["views"].items():
+        assert described["example"]["game"] == name, who   # every view names its game
         assert isinstance(described["example"], dict) and described["example"], who
         if described["schema"] != UNDESCRIBED:
             assert schema_errors(described["example"], described["schema"], "view") == [], who
@@ -29,10 +30,15 @@ def test_openapi_refers_view_fields_to_each_games_view_schema(embedded_app):
     schemas = doc["components"]["schemas"]
     for name in NAMES:
         assert f"{name}.SeatView" in schemas and f"{name}.SpectatorView" in schemas
-    # anyOf, not oneOf: a seat's view may also fit its game's spectator view schema
-    assert {"$ref": f"#/components/schemas/{NAMES[0]}.SeatView"} in schemas["View"]["anyOf"]
+    # per game anyOf, not oneOf: a seat's view may also fit its game's spectator view schema;
+    # the games' views are one of them, told apart by the `game` every view names
+    assert {"$ref": f"#/components/schemas/{NAMES[0]}.SeatView"} in \
+        schemas[f"{NAMES[0]}.View"]["anyOf"]
+    assert schemas["View"]["discriminator"] == {"propertyName": "game", "mapping": {
+        name: f"#/components/schemas/{name}.View" for name in NAMES}}
     assert '"#/components/schemas/View"' in client.get("/v1/openapi.json").get_data(True)
     protocol = client.get("/v1/bot-protocol/openapi.json").json["components"]["schemas"]
-    assert protocol["MoveRequest"]["properties"]["view"]["allOf"] == [
-        {"$ref": "#/components/schemas/View"}]
+    assert protocol["MoveRequest"]["discriminator"]["propertyName"] == "game"
+    assert protocol["dschunke.MoveRequest"]["properties"]["view"] == {
+        "$ref": "#/components/schemas/dschunke.SeatView"}
     assert set(NAMES) <= {k.split(".")[0] for k in protocol if k.endswith(".SeatView")}

@@ -7,6 +7,7 @@ import pytest
 from tests.api.helpers import wait_until
 from tests.arena.helpers import arena_match, finished, register
 from tests.support.bots import BotServer
+from tests.support.protocol import errors
 
 
 @pytest.fixture
@@ -74,6 +75,12 @@ def test_two_good_bots_play_a_signed_match(client, bots):
     move = next(req for path, req in a.requests if path == "/move")
     assert {"match", "game", "rules_version", "seat", "version", "decision", "view",
             "legal_moves", "time", "previous_latency_ms"} <= set(move)
+    # every request the bot got fits the protocol document the service serves
+    doc = client.get("/v1/bot-protocol/openapi.json").json
+    schema = {"/start": "StartRequest", "/move": "MoveRequest", "/end": "EndRequest"}
+    assert [(path, errors(doc, schema[path], req)) for path, req in a.requests
+            if errors(doc, schema[path], req)] == []
+    assert isinstance(a.requests[0][1]["match"], str)   # the id, as in /move and /end
     later = [req for path, req in a.requests if path == "/move"][1]
     assert later["previous_latency_ms"] is not None and later["previous_latency_ms"] > 0
     log = client.get(f"/v1/matches/{body['id']}/log").json

@@ -113,3 +113,10 @@ MOVE_REQUEST = {"apiversion": "1", "match": "m1", "game": "gops", "rules_version
                 "time": {"move_ms": 1000, "bank_ms": 10000, "allowed_ms": 11000},
                 "previous_latency_ms": None}
 """A /move request as the service sends it (one legal move, so any bot answers it)."""
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "clients" / "protocol" / "examples"
+_DSCHUNKE = json.loads((EXAMPLES / "dschunke.json").read_text())
+START_REQUEST = _DSCHUNKE["start"]["request"]
+END_REQUEST = _DSCHUNKE["end"]["request"]
+"""A real /start and /end (clients/protocol/examples/, from a seeded match): `match` is the
+match id string in both, as in /move."""

@@ -12,7 +12,7 @@ import pytest
 from arena import protocol as service_protocol
 from referee_client.botkit import by_game, register, serve
 from referee_client.signing import Verifier, sign, signature
-from tests.clients.support import MOVE_REQUEST, post
+from tests.clients.support import END_REQUEST, MOVE_REQUEST, START_REQUEST, post
 from tests.support.peersocket import server_nodelay
 
 BODY = json.dumps(MOVE_REQUEST).encode()
@@ -131,11 +131,13 @@ def test_secret_from_the_environment(kit_bots, monkeypatch):
 def test_start_and_end_reach_their_callbacks(kit_bots):
     """/start and /end go to on_start and on_end and are answered 200 {}."""
     events = []
-    bot = kit_bots(first_move, on_start=lambda r: events.append(("start", r["seat"])),
-                   on_end=lambda r: events.append(("end", r["result"]["ranks"])))
-    assert post(bot.url, "/start", json.dumps({"seat": 1}).encode()) == (200, {})
-    assert post(bot.url, "/end", json.dumps({"result": {"ranks": [2, 1]}}).encode()) == (200, {})
-    assert events == [("start", 1), ("end", [2, 1])]
+    bot = kit_bots(first_move, on_start=lambda r: events.append(("start", r["match"], r["seat"])),
+                   on_end=lambda r: events.append(("end", r["match"], r["result"]["ranks"])))
+    # real requests (clients/protocol/examples): `match` is the match id string in both
+    assert post(bot.url, "/start", json.dumps(START_REQUEST).encode()) == (200, {})
+    assert post(bot.url, "/end", json.dumps(END_REQUEST).encode()) == (200, {})
+    match = START_REQUEST["match"]
+    assert events == [("start", match, 0), ("end", match, END_REQUEST["result"]["ranks"])]
 
 
 def test_faults_are_answered_not_hidden(kit_bots):

@@ -18,7 +18,7 @@ import pytest
 from referee.games import GAMES
 from referee_client.signing import sign
 from tests.clients.starters import STARTERS, VECTORS
-from tests.clients.support import MOVE_REQUEST, LineReader
+from tests.clients.support import END_REQUEST, MOVE_REQUEST, START_REQUEST, LineReader
 from tests.support.http import local_client, start_process
 
 GAME_NAMES = GAMES.names()
@@ -85,7 +85,10 @@ def test_the_starter_refuses_forged_requests_on_one_connection(starter):
     assert ask("POST", "/move", BODY)[0] == 401                             # unsigned
     assert ask("POST", "/move", BODY, sign("wrong", BODY))[0] == 401        # bad signature
     assert ask("POST", "/move", BODY, sign(secret, BODY, now=time.time() - 3600))[0] == 401
-    assert ask("POST", "/start", b"{}", sign(secret, b"{}")) == (200, {})
+    start = json.dumps(START_REQUEST).encode()   # a real /start: match is the id string
+    assert ask("POST", "/start", start, sign(secret, start)) == (200, {})
+    end = json.dumps(END_REQUEST).encode()
+    assert ask("POST", "/end", end, sign(secret, end)) == (200, {})
     assert ask("POST", "/nowhere", b"{}", sign(secret, b"{}"))[0] == 404
     assert conn.sock is sock  # no answer closed the connection
 

@@ -114,6 +114,8 @@ def test_the_installed_service_plays_every_game_to_the_end(installed):
                            ("/v1/docs", "swagger-init.js"),   # the packaged docs assets too
                            ("/v1/assets/swagger-ui/swagger-ui-bundle.js", "SwaggerUIBundle"),
                            ("/v1/assets/redoc/redoc.standalone.js", "Redoc"),
+                           ("/bot-protocol/readme", "Refusing a call"),   # setup.py copies it
+                           ("/bot-protocol", "<code>command:transport</code>"),   # and examples
                            ("/leaderboards/yunnan", "leaderboard")):
             with urllib.request.urlopen(site + path, timeout=30) as response:
                 assert mark in response.read().decode(), path

@@ -153,7 +153,7 @@ class Gops(KitGame):
         """Everything but the deck order and others' sealed bids (their bid stays in their hand)."""
         hands = [sorted(h + ([b] if b is not None and s != seat else []))
                  for s, (h, b) in enumerate(zip(state["hands"], state["bids"]))]
-        return {"hands": hands, "prize": state["prize"], "deck_size": len(state["deck"]),
+        return {"game": self.spec.name, "hands": hands, "prize": state["prize"], "deck_size": len(state["deck"]),
                 "bids_in": [b is not None for b in state["bids"]],
                 "my_bid": state["bids"][seat] if seat is not None else None,
                 "last_bids": state["last"], "winner": state["winner"],

@@ -42,6 +42,7 @@ def _pages(site) -> dict:
         "tournaments": ("/tournaments", "h1"),
         "leaderboard": ("/leaderboards/yunnan", "h1"),
         "protocol": ("/bot-protocol", "h1"),
+        "protocol-readme": ("/bot-protocol/readme", "#protocol"),
         "not-found": ("/no/such/page", "h1"),
         "docs": ("/v1/docs", ".opblock"),
         "redoc": ("/v1/redoc", "h1"),

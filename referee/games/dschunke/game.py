@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from referee.core import InvalidPlayers
+from referee.core.game import named_view_schema
 from referee.core.kit import LEGAL, DecisionKind, KitGame, Rule, no_check
 from referee.games.dschunke import (actions, described, flow, hidden, material, phase1, phase3,
                                     poker, scoring, setup, specials, state as state_mod, views)
@@ -189,7 +190,8 @@ class Dschunke(KitGame):
         return state["reveals"]
 
 
-_SCHEMAS = {spectator: described.view_schema(spectator) for spectator in (False, True)}
+_SCHEMAS = {spectator: named_view_schema("dschunke", described.view_schema(spectator))
+            for spectator in (False, True)}
 """The two view schemas, built once."""
 _TYPES = {d.kind: d.move_types for d in Dschunke.decisions}
 """Each decision's move types, named in `awaiting` so they are not rebuilt per call."""

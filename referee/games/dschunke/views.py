@@ -43,7 +43,7 @@ def view(state: dict, viewer: int | None, shared: dict | None = None) -> dict:
             block = others[seat] = _seat(state, seat, viewer, over)
         seats.append(block)
     data = {
-        "round": state["round"], "phase": state["phase"], "over": over,
+        "game": "dschunke", "round": state["round"], "phase": state["phase"], "over": over,
         "players": state["players"], "colours": state["colours"], "you": viewer,
         "start_player": state["start"],
         "market": public["market"],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.core.game import alike_but_you
+from referee.core.game import alike_but_you, named_view_schema
 from referee.core.kit import DecisionKind, KitGame
 from referee.games.yinzi_ming import (board, bonus, commands, common, described, directives,
                                       scoring, setup, state, trade, views)
@@ -109,7 +109,7 @@ class YinziMing(KitGame):
 
     def view_schema(self, spectator=False):
         """The JSON Schema of a seat's (or the spectator's) view, every property described."""
-        return described.view_schema(spectator)
+        return _VIEW_SCHEMAS[bool(spectator)]
 
     def board(self):
         """The seeds tables (tags kept), Bonus slot and Administration space texts."""
@@ -131,3 +131,8 @@ class YinziMing(KitGame):
 
 
 GAME = YinziMing()
+
+
+_VIEW_SCHEMAS = {spectator: named_view_schema("yinzi-ming", described.view_schema(spectator))
+                 for spectator in (False, True)}
+"""Built once, `game` named first (the views name their game)."""

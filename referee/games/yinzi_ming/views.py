@@ -89,8 +89,8 @@ def view(s, seat: int | None) -> dict:
 def served_view(s, seat: int | None) -> dict:
     """`view` sharing objects with `s` and the tables (MAP, COMPONENTS): for a caller that
     only serialises it (the copy that makes `view` independent was half its cost)."""
-    out = dict(s)   # the state's keys in order, less the hidden (a copy and a few deletions
-    for key in _HIDDEN:   # cost a third of filtering every key)
+    out = {"game": "yinzi-ming", **s}   # the state's keys in order, less the hidden (a copy
+    for key in _HIDDEN:   # and a few deletions cost a third of filtering every key)
         out.pop(key, None)
     out["you"] = seat
     out["board"] = _board(s)

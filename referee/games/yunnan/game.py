@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.core import InvalidOptions
-from referee.core.game import alike_but_you
+from referee.core.game import alike_but_you, named_view_schema
 from referee.core.kit import DecisionKind, KitGame, LEGAL, Rule, no_check, one
 from referee.games.yunnan import (bidding, build, described, flow, printed, resolution,
                                   scoring, state, travel, upkeep, views)
@@ -140,5 +140,6 @@ def _prompt(s) -> dict:
 GAME = Yunnan()
 
 
-_VIEW_SCHEMAS = {spectator: described.view_schema(spectator) for spectator in (False, True)}
+_VIEW_SCHEMAS = {spectator: named_view_schema("yunnan", described.view_schema(spectator))
+                 for spectator in (False, True)}
 """Built once: the conformance suite checks every view against them (compiled per schema)."""

@@ -27,7 +27,8 @@ def view(s, seat: int | None) -> dict:
 def served_view(s, seat: int | None) -> dict:
     """`view` sharing objects with `s`: for a caller that only serialises it (the copy that
     makes `view` independent was most of its cost). Only its own top level is written."""
-    out = {k: v for k, v in s.items() if k not in _PRIVATE}
+    out = {"game": "yunnan"}
+    out.update((k, v) for k, v in s.items() if k not in _PRIVATE)
     _name_places(out, s)
     out["you"] = seat
     out["provinces"] = list(PROVINCES)
