@@ -89,7 +89,8 @@ def _drivers(store, settings) -> dict:
 
 def _api() -> list:
     from arena.api import BLUEPRINTS  # Flask: only when an app is built
-    return list(BLUEPRINTS)
+    from arena.api_check import checks_blp
+    return [*BLUEPRINTS, checks_blp]
 
 
 def _pages() -> list:
