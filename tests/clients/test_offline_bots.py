@@ -73,7 +73,7 @@ def test_every_bot_seat_failing_is_an_error(processes, tmp_path):
         proc = _referee([*command, "--game", "gops", "--bot", urls[0], "--bot", urls[1],
                          "--options", '{"cards": 3}'], state)
         assert proc.returncode == 1, proc.stderr
-        assert "bot.http_error" in proc.stderr and "401" in proc.stderr
+        assert "bot.signature_refused" in proc.stderr and "401" in proc.stderr
         assert f"--bot {urls[0]}@SECRET_FILE" in proc.stderr
         assert "every bot seat forfeited" in proc.stderr
 
