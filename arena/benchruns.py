@@ -3,7 +3,9 @@
 Each run returns a `Run`: moves, seconds (wall clock, and this thread's CPU time), the move
 log of every match, how many moves the referee played (a forfeit's stand-in), forfeits, and
 the Redis round trips it made.
-"""
+
+Why one module: the runs of one benchmark with what they fill (`Run`, and the `RoundTrips`
+counter that the runs and the slot-rider tests use); a few lines over the mark."""
 
 from __future__ import annotations
 

@@ -6,6 +6,10 @@ Scoring (the completion, 5.15): Ship VP + 2 per Yinzi + 2 x floor(Sapeques / fin
 Sapeque is worth about 2 / (final rate) VP, a shipped Good 2 VP plus a Yinzi (4 VP), and a
 Workshop costs 1 Yinzi of tax (2 VP) in every round it makes a Good (rules 5; an idle one pays
 nothing, so the first Good a Workshop makes in a round carries that tax).
+
+Why one module: an example a bot author copies whole beside `yinzi_ming_bot.py`; `Position` is
+the model every move value below reads, and the values are one table of small functions priced
+in the same VP, so they are read (and tuned) together.
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@ position read from its view, and the Build & Travel planner.
 
 Everything here works on the view the service sends (no engine import): the board numbers
 are those of seeds/yunnan/rules.md, and the gorges come from the view itself.
+
+Why one module: an example a bot author copies whole beside `yunnan_bot.py` (the bidding is
+already its own file, `yunnan_bidding.py`); the position model, the travel model and the Build
+& Travel planner call each other at every step of one plan.
 """
 
 from __future__ import annotations
