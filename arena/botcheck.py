@@ -9,6 +9,10 @@ signature, a bad signature, a replayed nonce, a stale timestamp: 401 or 403); la
 call against the arena's limits; keep-alive (every call on one HTTP/1.1 connection).
 
 What a `got` says is in our own words plus, for a move, the move (the CLI's author sent it).
+
+Why one module: the checks are one sequence over one connection and one set of positions
+(the requests are built in arena/botpayloads.py, the positions found in arena/botpositions.py);
+what is left is the list of checks a reader reads top to bottom.
 """
 
 from __future__ import annotations

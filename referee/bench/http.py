@@ -18,7 +18,11 @@ different rounds).
 
     referee bench http [--game G] [--clients 1 8 32] [--seconds S] [--rounds R] [--slices K]
                        [--gunicorn-workers W] [--url URL] [--no-floor]
-"""
+
+Why one module: one benchmark, read in the order it runs (the service's and the floor's
+clients, the rounds in turns, the figures and the report); outside it only `main` and the
+CPU_TARGET_X figure are used (by `bench targets`), and what the figures mean is the docstring
+above."""
 
 from __future__ import annotations
 

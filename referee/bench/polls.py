@@ -12,7 +12,10 @@ how many answered. Loopback only; bounded by --held, --seconds and the wait of e
     referee bench polls [--held 0 1000] [--kind prompts|events] [--clients 4] [--seconds 5]
                         [--rounds 3]
                         [--server gunicorn|gthread|embedded] [--workers W]
-"""
+
+Why one module: one benchmark, read in the order it runs (start the server, hold the waits,
+load, wake, report); outside it only `main` and the P99_TARGET_X figure are used (by `bench
+targets`)."""
 
 from __future__ import annotations
 

@@ -4,6 +4,9 @@
 list `out`; `read(reader)` reads one value from a `Reader` at its position. Scalars are read
 by one regex match up to the next delimiter: reading is most of what a check of positions
 costs (the conformance suite reads every state of every playout).
+
+Why one module: the writers and the readers of each schema kind are pairs that must agree
+character for character; kept side by side, each pair is read (and changed) together.
 """
 
 from __future__ import annotations

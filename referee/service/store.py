@@ -13,7 +13,10 @@ Two writers at one version never both land; the loser sees `False` and retries f
 read (or reports a stale version). One round trip per move. A reader that holds the live
 record of a version asks `live_since` (one round trip): only `ver` comes back while the match
 is still at that version, since a committed version has exactly one live record.
-"""
+
+Why one module: `MatchStore` is the key layout above in code: its methods each read or write
+those keys, and the commit script they share is what keeps them consistent, so a change to the
+layout is checked against every use of it in one reading."""
 
 from __future__ import annotations
 

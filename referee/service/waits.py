@@ -8,6 +8,11 @@ pub/sub connection whatever the number of waiters, subscribed to the change chan
 matches it has waiters on; a waiter is a `threading.Event` under its match id, which the
 listener sets when that match commits. Under gunicorn's gevent worker (the README's deployment) threads and
 events are greenlets, so a held wait costs no worker thread.
+
+Why one module: `ChangeHub` is one listener thread and the subscriptions, waiters and lock it
+shares with the request threads; its invariants (who subscribes, who wakes whom, what happens
+when the connection is lost) hold across all its methods, so they are read together, with the
+caps on waits beside them.
 """
 
 from __future__ import annotations

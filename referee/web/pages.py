@@ -105,7 +105,18 @@ def match(match_id):
         step = None
     moves = log_entries(match_id, meta.game, None)
     return render_template("web/match.html", m=summary, step=step, events=_events_url(match_id),
-                           moves=moves, board=_board(meta, live, summary, None, step, None, moves))
+                           moves=moves, board=_board(meta, live, summary, None, step, None, moves),
+                           debug=_debug_url(meta))
+
+
+def _debug_url(meta) -> str | None:
+    """The page of the bots' debug texts beside this match, when a plug-in serves one (the
+    arena's, for matches with a registered bot seat); it shows each caller only what it may."""
+    if "arena_web.match_debug" not in current_app.view_functions:
+        return None
+    if not any(str(seat.get("kind", "")).startswith("bot:") for seat in meta.seats):
+        return None
+    return url_for("arena_web.match_debug", match_id=meta.id)
 
 
 @blp.get("/matches/<match_id>/seat")

@@ -64,6 +64,8 @@ def test_debug_text_is_the_owners_only_until_the_owner_opens_it(players):
                  f"/matches/{match['id']}"):
         assert THOUGHT not in anonymous.get(path).get_data(as_text=True), path
     page = f"/matches/{match['id']}/debug"
+    replay = anonymous.get(f"/matches/{match['id']}").get_data(as_text=True)
+    assert f'id="debuglink" href="{page}"' in replay   # the replay links its debug page
     assert THOUGHT in alice.get(page).get_data(as_text=True)
     assert "cut at 1 KiB of 3000 bytes" in alice.get(page).get_data(as_text=True)
     assert THOUGHT not in bob.get(page).get_data(as_text=True)

@@ -16,7 +16,7 @@ import math
 import pytest
 
 from arena import bothealth
-from arena.benchruns import RoundTrips
+from arena.roundtrips import RoundTrips
 from arena.plugin import arena_plugin
 from referee.root import build_service
 from referee.service import batch, runner

@@ -102,7 +102,7 @@ def test_json_copy_plays_as_deep_copy(game, players, options, chance, monkeypatc
     also keeps an object reached twice as one (a Dschunke poker reveal stays in
     `last_poker`: never changed after, it plays the same either way)."""
     fast = _playout(game, players, options, chance, 11)
-    monkeypatch.setattr(kit, "json_copy", deep_copy)
+    monkeypatch.setattr(kit.game, "json_copy", deep_copy)
     monkeypatch.setattr(suspend, "json_copy", deep_copy)
     assert _playout(game, players, options, chance, 11) == fast
 

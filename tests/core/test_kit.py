@@ -8,6 +8,7 @@ import pytest
 
 from referee.core import GameSpec, IllegalMove, MoveKind, NotYourTurn, UnexpectedMove, engine
 from referee.core import kit as kit_mod
+from referee.core.kit import game as kit_game, listing as kit_listing
 from referee.core.kit import (ALIKE, CHECKED, LEGAL, DecisionKind, KitGame, Rule,
                               audit_listing, one, rule_error)
 from referee.core.playout import random_playout
@@ -109,8 +110,8 @@ def test_apply_still_checks_a_trusted_rule():
 def test_checking_a_candidate_does_not_copy(monkeypatch):
     """legal_moves never copies the state; apply copies exactly once; a refused move never."""
     calls = []
-    real = kit_mod.json_copy
-    monkeypatch.setattr(kit_mod, "json_copy", lambda data: calls.append(1) or real(data))
+    real = kit_game.json_copy
+    monkeypatch.setattr(kit_game, "json_copy", lambda data: calls.append(1) or real(data))
     state = fresh(3)
     assert len(GAME.legal_moves(state, 0)) == 4 and calls == []
     GAME.apply(state, 0, {"type": "bid", "card": 2})
@@ -325,14 +326,14 @@ def test_a_refusal_while_listing_is_the_shared_one_and_in_full_otherwise():
     award = DecisionKind("award", (keep, Rule("give", check, give.play, one("give", to=0))))
     game = type("Seen", (Gops,), {"decisions": (GAME.decisions[0], award)})()
     assert game.legal_moves(award_state(3), 0) == [{"type": "keep"}]
-    assert seen == [kit_mod._REFUSED] and seen[0].__traceback__ is None
+    assert seen == [kit_listing._REFUSED] and seen[0].__traceback__ is None
     assert not kit_mod.accepts(award.rules[1], award_state(3), 0, {"type": "give", "to": 0})
-    assert seen[-1] is kit_mod._REFUSED and not kit_mod._listing.depth
+    assert seen[-1] is kit_listing._REFUSED and not kit_listing._listing.depth
     full = rule_error("give.target", "m")
-    assert full is not kit_mod._REFUSED and full.message == "rule 'give': m"
+    assert full is not kit_listing._REFUSED and full.message == "rule 'give': m"
     broken = DecisionKind("award", (keep, Rule("give", lambda s, seat, m: 1 / 0, give.play,
                                                one("give", to=1))))
     game = type("Broken", (Gops,), {"decisions": (GAME.decisions[0], broken)})()
     with pytest.raises(ZeroDivisionError):
         game.legal_moves(award_state(3), 0)
-    assert not kit_mod._listing.depth and rule_error("give.target", "m") is not kit_mod._REFUSED
+    assert not kit_listing._listing.depth and rule_error("give.target", "m") is not kit_listing._REFUSED

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.core import engine, kit
+from referee.core import IllegalMove, engine, kit
+from referee.core.kit import listing
 from referee.core.bots import random_move
 from referee.games import GAMES
 
@@ -27,9 +28,9 @@ def _full_verdict(rule, state, seat, move) -> bool:
     """The check's verdict with its refusal built in full (and a real one)."""
     try:
         refusal = rule.check(state, seat, move)
-    except kit.IllegalMove as err:
+    except IllegalMove as err:
         refusal = err
-    assert refusal is None or (refusal is not kit._REFUSED
+    assert refusal is None or (refusal is not listing._REFUSED
                                and refusal.code.startswith("move.illegal."))
     return refusal is None
 
@@ -58,12 +59,12 @@ def test_listing_agrees_with_full_checks(name, monkeypatch):
         for seed in range(2):
             for state, seat in _positions(game, players, seed):
                 found = game._decision_of(state, seat)
-                with kit._listing:   # as inside legal_moves (Yunnan builds bids so)
+                with listing._listing:   # as inside legal_moves (Yunnan builds bids so)
                     pairs = list(game._candidates(state, seat, *found, gated=False))
                 cheap = [kit.accepts(rule, state, seat, move) for rule, move in pairs]
                 listed = game.legal_moves(state, seat)
                 with monkeypatch.context() as patch:
-                    patch.setattr(kit, "_listing", _Never())
+                    patch.setattr(listing, "_listing", _Never())
                     assert list(game._candidates(state, seat, *found, gated=False)) == pairs
                     assert [_full_verdict(r, state, seat, m) for r, m in pairs] == cheap
                     assert game.legal_moves(state, seat) == listed

@@ -4,6 +4,10 @@ worth of each action and special card, and a sealed goods-poker bid.
 Everything here reads the wire view only (`request["view"]`); nothing imports the referee.
 The board facts below are the published rules (the five junks in clockwise ring order, three
 strips a layer, three crates a strip); the rest is estimates that were tuned by play.
+
+Why one module: an example a bot author copies whole beside `dschunke_bot.py`: the game
+knowledge of one heuristic bot, each function a few lines, read top to bottom as the bot weighs
+a turn (position, actions, cards, poker).
 """
 
 from __future__ import annotations

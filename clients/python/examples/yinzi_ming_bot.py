@@ -5,8 +5,8 @@ rate is low.
     python clients/python/examples/yinzi_ming_bot.py --port 9001 \
         --register http://127.0.0.1:8000 --games yinzi-ming
 
-Each decision is scored in end-of-game VP from the view alone (yinzi_ming_strategy); a move
-the bot has no opinion on is a random legal one. Every turn heads for `done`: exchanges only
+Each decision is scored in end-of-game VP from the view alone (yinzi_ming_strategy,
+yinzi_ming_moves); a move the bot has no opinion on is a random legal one. Every turn heads for `done`: exchanges only
 enable a move taken next, or convert spare Sapeques once nothing else is wanted, and both are
 judged on Sapeques + Yinzi at the rate, which an exchange leaves unchanged, so the bot never
 swaps back and forth.
@@ -26,7 +26,8 @@ except ImportError:  # run from a checkout without `pip install -e .`: use the c
     from referee_client.botkit import run
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import yinzi_ming_strategy as yz  # noqa: E402  (beside this file, found from any directory)
+import yinzi_ming_moves as moves  # noqa: E402  (beside this file, found from any directory)
+import yinzi_ming_strategy as yz  # noqa: E402
 from referee_client.render.yinzi_ming import learn  # noqa: E402
 
 URGENCY = {"build": 5.0, "transport": 4.8, "deploy": 3.0, "sell": 2.5}
@@ -81,7 +82,7 @@ def slot_gain(pos: yz.Position, slot: dict) -> float:
     if kind == "sapeques":
         return n * pos.sv
     if kind == "ambassador":
-        return min(n, yz.TRACK_LAST - pos.st["ambassador"]) * yz.advance_value(pos)
+        return min(n, yz.TRACK_LAST - pos.st["ambassador"]) * moves.advance_value(pos)
     if kind == "stone":
         return pos.stone_value() + 0.2 * (n - 1)
     if kind == "sale_bonus":
@@ -108,7 +109,7 @@ def crop_tile(pos: yz.Position, legal: list[dict]) -> dict:
     """Buy the tile beside our Merchant when 2 Peasants of its crop beat its price."""
     slot = pos.view["register"][pos.prompt["slot"] - 1]
     value = tile_value(pos, slot)
-    field = yz.best_tile_field(pos, slot["crop"])
+    field = moves.best_tile_field(pos, slot["crop"])
     buy = {"type": "buy_tile", "field": field}
     return buy if value > 0.3 and buy in legal else {"type": "decline"}
 
@@ -130,7 +131,7 @@ def directive(pos: yz.Position, legal: list[dict]) -> dict:
 
     def worth(action, n):
         if (action, n) not in value:
-            value[action, n] = yz.action_plan_value(pos, action, n)
+            value[action, n] = moves.action_plan_value(pos, action, n)
         return value[action, n]
 
     plan = max(permutations(free, len(tops)),
@@ -142,7 +143,7 @@ def directive(pos: yz.Position, legal: list[dict]) -> dict:
         urgent = URGENCY.get(action, 4.5 if pos.view["admin"].get("B6") is None else 2.0)
         options.append((urgent if v > 0.05 else 0.5,
                         {"type": "command", "card": card["card"], "action": action}))
-    useful = [v for v, _ in yz.distinct(yz.ACTION_MOVES[None](pos)) if v > 0.05]
+    useful = [v for v, _ in moves.distinct(moves.ACTION_MOVES[None](pos)) if v > 0.05]
     for card in cards:
         if card["bottom"]:
             continue
@@ -162,7 +163,7 @@ def act(pos: yz.Position, legal: list[dict]) -> dict:
     more action, or Yinzi sold to pay for it; else convert spare Sapeques and end the turn."""
     action = pos.turn.get("action")
     left = pos.prompt.get("actions_left", 0)
-    for value, move in sorted(yz.ACTION_MOVES[action](pos), key=lambda c: -c[0]):
+    for value, move in sorted(moves.ACTION_MOVES[action](pos), key=lambda c: -c[0]):
         if value <= 0.05:
             break
         if move in legal:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 
+from yunnan_planner import Planner
 from yunnan_strategy import (HORSE_VP, INFLUENCE_MAX, PASSES_MAX, PROGRESS_VP, TEAHOUSE_VP,
-                             TOP, Planner, Position, bank_payout, bridge_value)
+                             TOP, Position, bank_payout, bridge_value)
 
 TRADER_COST = 2.0
 """A trader bidding from the supply is one fewer travelling this round."""

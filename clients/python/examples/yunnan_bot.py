@@ -6,7 +6,7 @@ victory points only beyond the coins it needs next round (all of it in the last 
     python clients/python/examples/yunnan_bot.py --port 9001 \
         --register http://127.0.0.1:8000 --games yunnan
 
-Game knowledge lives in yunnan_strategy.py beside this file.
+Game knowledge lives in yunnan_strategy.py and yunnan_planner.py beside this file.
 """
 
 from __future__ import annotations
@@ -16,15 +16,16 @@ import random
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))  # yunnan_strategy, when this file is imported from elsewhere
+sys.path.insert(0, str(HERE))  # yunnan_strategy & co, when this file is imported from elsewhere
 try:
     from referee_client.botkit import run
 except ImportError:  # run from a checkout without `pip install -e .`: use the copy beside us
     sys.path.insert(0, str(HERE.parent))
     from referee_client.botkit import run
 
-from yunnan_strategy import (END_VP, INCOME, MARKET, NPROV, TEAHOUSE_VP, Planner, Position,
-                             TravelModel, bridge_value, indexed, post_value)
+from yunnan_planner import Planner, TravelModel
+from yunnan_strategy import (END_VP, INCOME, MARKET, NPROV, TEAHOUSE_VP, Position, bridge_value,
+                             indexed, post_value)
 import yunnan_bidding as bidding
 
 

@@ -2,6 +2,10 @@
 
 Every method returns the decoded JSON the service answered; every problem detail is raised as
 the RefereeError subclass of its code's family (see referee_client.errors).
+
+Why one module: `Client` is the API's surface, one short method per endpoint (about 40),
+sharing one session, its rate-limit waits and problem decoding; a user finds every call in one
+place, as in the API's own reference.
 """
 
 from __future__ import annotations
