@@ -19,7 +19,7 @@ from referee.service.connection import connect
 from referee.service import defaults
 from referee.service.matches import MatchService
 from referee.service.plugins import Plugin
-from referee.service.store import MatchStore
+from referee.service.store import MatchStore, match_key
 
 def registry_for(settings: Settings) -> Registry:
     """The shipped games plus any from $REFEREE_EXTRA_GAMES (`module:attr`, comma-separated).
@@ -61,7 +61,7 @@ class JobQueue:
         if self.waiting({match_id: version}, prefix):
             return "waiting"
         redis = self.queue.connection
-        count_key = f"{prefix}:m:{match_id}:resumes:{version}"
+        count_key = match_key(prefix, match_id, f"resumes:{version}")
         count = redis.incr(count_key)
         redis.expire(count_key, defaults.JOB_FAILURE_TTL)
         if count > self.max_resumes:
@@ -116,7 +116,7 @@ class JobQueue:
 
 def _last_resume_key(prefix: str, match_id: str) -> str:
     """Where `resume` keeps the id of the last resume job it queued for a match."""
-    return f"{prefix}:m:{match_id}:resume-job"
+    return match_key(prefix, match_id, "resume-job")
 
 
 def assemble(settings: Settings, plugins: list[Plugin], queued: bool = True) -> MatchService:
