@@ -15,7 +15,7 @@ from rq.utils import as_text
 
 from referee.core.registry import Registry
 from referee.service.config import Settings
-from referee.service.connection import connect
+from referee.service.connection import connect, connect_store
 from referee.service import defaults
 from referee.service.matches import MatchService
 from referee.service.plugins import Plugin
@@ -125,7 +125,8 @@ def assemble(settings: Settings, plugins: list[Plugin], queued: bool = True) -> 
     `queued=False` gives a service that queues nothing: its caller runs the runner itself
     (the offline commands, the benchmarks).
     """
-    store = MatchStore(connect(settings.redis_url), settings.key_prefix)
+    store = MatchStore(connect(settings.redis_url), settings.key_prefix,
+                       connect_store(settings.store_url))
     drivers, attach = {}, []
     for plugin in plugins:
         own = plugin.settings(settings)

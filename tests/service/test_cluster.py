@@ -1,0 +1,121 @@
+"""Match state on a real local Redis Cluster (3 primaries, 3 replicas; REFEREE_STORE_URL) while
+queues and coordination stay on REDIS_URL: matches run across the shards, a Redis Cluster
+refuses any command whose keys are in two slots (CROSSSLOT), so every commit, index write and
+archive move is checked for being single-slot, and a manual failover mid-match loses nothing."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+
+from tests.conftest import organiser_client, own_settings
+from tests.support.rediscluster import LocalCluster
+
+pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None,
+                                reason="needs Debian's redis-server")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """The local cluster, for this module."""
+    local = LocalCluster().start()
+    yield local
+    local.stop()
+
+
+@pytest.fixture
+def cluster_app(cluster, needs_real_redis):
+    """An app whose match state is on the cluster, queues on the real Redis."""
+    from referee.root import create_app, stop_app
+
+    with own_settings(needs_real_redis) as config:
+        app = create_app({**config, "STORE_URL": cluster.url})
+        yield app
+        stop_app(app)
+
+
+def _create(client, seats, seed):
+    r = client.post("/v1/matches", json={"game": "gops", "seats": seats, "seed": seed})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def _until_over(client, ids, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        states = [client.get(f"/v1/matches/{m}").json for m in ids]
+        if all(s["status"] == "over" for s in states):
+            return states
+        time.sleep(0.05)
+    raise AssertionError([s["status"] for s in states])
+
+
+def _play_remote(client, body):
+    """Play remote seat 0 with its first legal move each turn; the versions acknowledged."""
+    token, acked = body["tokens"]["0"], []
+    headers = {"Authorization": f"Bearer {token}"}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        prompt = client.get(f"/v1/matches/{body['id']}/prompt?wait=5", headers=headers).json
+        if prompt.get("status", "active") != "active" or not prompt.get("must_act", True):
+            match = client.get(f"/v1/matches/{body['id']}").json
+            if match["status"] != "active":
+                return acked
+            continue
+        r = client.post(f"/v1/matches/{body['id']}/moves", headers=headers,
+                        json={"move": prompt["legal_moves"][0],
+                              "expected_version": prompt["version"]})
+        if r.status_code == 200:
+            acked.append((r.json["version"], prompt["legal_moves"][0]))
+    raise AssertionError("the match did not finish")
+
+
+def test_matches_run_across_the_shards_of_a_cluster(cluster_app, cluster):
+    """Bots-only and remote-seat matches finish, their keys spread over the primaries,
+    listed and counted through the index shards."""
+    client = organiser_client(cluster_app)
+    service = cluster_app.extensions["referee"]
+    bots = [_create(client, ["builtin:random"] * 3, s)["id"] for s in range(8)]
+    remote = _create(client, ["remote", "builtin:random"], 99)
+    acked = _play_remote(client, remote)
+    over = _until_over(client, [*bots, remote["id"]])
+    assert all(m["result"]["termination"] == "rules" for m in over) and acked
+    data = service.store.data
+    primaries = {data.get_node_from_key(service.store.key(m, "live")).port for m in bots}
+    assert len(primaries) >= 2
+    assert set(service.store.list_ids(0, 100)) == {*bots, remote["id"]}
+    assert service.store.count() == 9 and service.store.automated_ids() == []
+    log = service.store.log(remote["id"])
+    assert all(log[version - 1]["move"] == move for version, move in acked)
+
+
+def test_a_failover_mid_match_loses_no_acknowledged_move(cluster_app, cluster):
+    """CLUSTER FAILOVER on the replica of a match's primary while the match is played: every
+    move the API acknowledged is in the log afterwards, and every match finishes."""
+    client = organiser_client(cluster_app)
+    service = cluster_app.extensions["referee"]
+    body = _create(client, ["remote", "builtin:random"], 7)
+    bots = [_create(client, ["builtin:random"] * 4, s)["id"] for s in range(20, 26)]
+    primary = service.store.data.get_node_from_key(service.store.key(body["id"], "live")).port
+    replica = next(p for p in cluster.ports if p != primary and
+                   cluster.node(p).info("replication").get("master_port") == primary)
+    token = {"Authorization": f"Bearer {body['tokens']['0']}"}
+    prompt = client.get(f"/v1/matches/{body['id']}/prompt?wait=5", headers=token).json
+    first = client.post(f"/v1/matches/{body['id']}/moves", headers=token,
+                        json={"move": prompt["legal_moves"][0],
+                              "expected_version": prompt["version"]})
+    assert first.status_code == 200
+    cluster.node(replica).execute_command("CLUSTER", "FAILOVER")
+    deadline = time.monotonic() + 20
+    while cluster.roles().get(replica) != "master" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert cluster.roles()[replica] == "master"
+    cluster.wait_ok()
+    acked = [(first.json["version"], prompt["legal_moves"][0]), *_play_remote(client, body)]
+    over = _until_over(client, [body["id"], *bots])
+    assert all(m["status"] == "over" for m in over)
+    log = service.store.log(body["id"])
+    for version, move in acked:
+        assert log[version - 1]["move"] == move, (version, log[version - 1])
