@@ -126,7 +126,7 @@ def assemble(settings: Settings, plugins: list[Plugin], queued: bool = True) -> 
     (the offline commands, the benchmarks).
     """
     store = MatchStore(connect(settings.redis_url), settings.key_prefix,
-                       connect_store(settings.store_url))
+                       connect_store(settings.store_url), settings.store_wait_ms)
     drivers, attach = {}, []
     for plugin in plugins:
         own = plugin.settings(settings)

@@ -28,6 +28,7 @@ import redis
 from referee.core.chance import CHANCE, INTERNAL
 from referee.service import embeddedscripts, fastjson
 from referee.service.archive import Archive
+from referee.service.durable import DurableCommits
 from referee.service.indexes import Indexes
 from referee.service.scripts import Rider, hot_script, run_together
 from referee.service.waits import ChangeHub
@@ -135,15 +136,21 @@ def parse_live(raw: str | bytes) -> Live:
 class MatchStore:
     """Reads and writes matches; the only code that knows the Redis keys."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "ref", data=None):
+    def __init__(self, client: redis.Redis, prefix: str = "ref", data=None,
+                 wait_ms: int = 0):
         """`client`: the coordination Redis (REDIS_URL: queues, accounts, bots, sessions, what
         other parts keep through `store.redis`); `data`: where match state lives (a Redis
-        Cluster client from REFEREE_STORE_URL), `client` itself when not given."""
+        Cluster client from REFEREE_STORE_URL), `client` itself when not given. `wait_ms` > 0:
+        every commit waits for a replica's acknowledgement, up to that long (durable.py)."""
         self.redis = client
         self.data = client if data is None else data
         self.prefix = prefix
         self._meta_cache: dict[str, MatchMeta] = {}
         self._commit = hot_script(self.data, _COMMIT, embeddedscripts.commit)
+        if type(self.data).__module__.startswith("fakeredis"):
+            wait_ms = 0   # the embedded store has no replica to wait for
+        if wait_ms > 0:
+            self._commit = DurableCommits(self.data, _COMMIT, wait_ms)
         self._live_since = hot_script(self.data, _LIVE_SINCE, embeddedscripts.live_since)
         self.indexes = Indexes(self.data, prefix, hot_script)
         self.archive = Archive(self.data, prefix, self.indexes)

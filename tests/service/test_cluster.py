@@ -25,13 +25,14 @@ def cluster():
     local.stop()
 
 
-@pytest.fixture
-def cluster_app(cluster, needs_real_redis):
-    """An app whose match state is on the cluster, queues on the real Redis."""
+@pytest.fixture(params=[0, 1000], ids=["no-wait", "wait"])
+def cluster_app(cluster, needs_real_redis, request):
+    """An app whose match state is on the cluster, queues on the real Redis; without and with
+    a replica's acknowledgement of each commit (REFEREE_STORE_WAIT_MS)."""
     from referee.root import create_app, stop_app
 
     with own_settings(needs_real_redis) as config:
-        app = create_app({**config, "STORE_URL": cluster.url})
+        app = create_app({**config, "STORE_URL": cluster.url, "STORE_WAIT_MS": request.param})
         yield app
         stop_app(app)
 
@@ -119,3 +120,5 @@ def test_a_failover_mid_match_loses_no_acknowledged_move(cluster_app, cluster):
     log = service.store.log(body["id"])
     for version, move in acked:
         assert log[version - 1]["move"] == move, (version, log[version - 1])
+    durable = getattr(service.store._commit, "unacknowledged", None)
+    assert durable in (None, 0)   # with WAIT on, a replica acknowledged every commit
