@@ -5,6 +5,7 @@ archive move is checked for being single-slot, and a manual failover mid-match l
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 
@@ -122,3 +123,33 @@ def test_a_failover_mid_match_loses_no_acknowledged_move(cluster_app, cluster):
         assert log[version - 1]["move"] == move, (version, log[version - 1])
     durable = getattr(service.store._commit, "unacknowledged", None)
     assert durable in (None, 0)   # with WAIT on, a replica acknowledged every commit
+
+
+def test_the_readme_deployment_with_match_state_on_the_cluster(cluster, needs_real_redis):
+    """The README's gunicorn command and a `referee worker`, queues on the real Redis and
+    match state on the cluster (REFEREE_STORE_URL): bot matches and a remote seat's match
+    finish, and the matches are listed."""
+    import requests
+
+    from tests.conftest import delete_keys, unique_name
+    from tests.service.test_deployment import _play_against_bots, _readme_gunicorn
+    from tests.support.http import BIN, free_port, start_process, stop_process, wait_for_http
+
+    port, prefix, queue = free_port(), unique_name("cdep"), unique_name("cdepq")
+    env = {"REDIS_URL": needs_real_redis, "REFEREE_STORE_URL": cluster.url,
+           "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue}
+    worker = start_process([f"{BIN}/referee", "worker", "--name", f"{queue}-w"], env_extra=env)
+    api = start_process(_readme_gunicorn(port), env_extra=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{base}/v1/health", proc=api)
+        key = os.environ["REFEREE_ORGANISER_KEY"]
+        matches = [_play_against_bots(base, ["builtin:random"] * 3, s, key) for s in range(4)]
+        matches.append(_play_against_bots(base, ["remote", "builtin:random"], 9, key))
+        assert all(m["status"] == "over" for m in matches)
+        listed = requests.get(f"{base}/v1/matches?limit=50").json()
+        assert {m["id"] for m in matches} <= {m["id"] for m in listed["matches"]}
+    finally:
+        outputs = [stop_process(p) for p in (api, worker)]
+        delete_keys(needs_real_redis, prefix, queue)
+    assert not any("Traceback" in out for out in outputs), outputs
