@@ -26,6 +26,7 @@ from referee.service import fastjson
 from referee.service.drivers import Choice, SeatDriver, Turn
 from referee.service.errors import InvalidSeats
 from referee.service.scripts import Rider
+from referee.service.store import match_key
 
 
 def _budget(turn: Turn) -> tuple[dict, float, float]:
@@ -174,7 +175,7 @@ class BotDriver(SeatDriver):
         if len(self._started) > 100_000:
             self._started.clear()
         self._started.add((match_id, seat))
-        return bool(self.bots.redis.sadd(f"{self.bots.prefix}:m:{match_id}:started", seat))
+        return bool(self.bots.redis.sadd(match_key(self.bots.prefix, match_id, "started"), seat))
 
     def _start(self, bot: dict, turn: Turn, limits: dict) -> dict | None:
         meta = turn.meta

@@ -22,7 +22,7 @@ from referee.service.access import seat_owners, several_seats_one_account
 from referee.service.drivers import REMOTE, split_kind
 from referee.service.errors import InvalidSeats
 from referee.service.plugins import ServiceHooks
-from referee.service.store import MatchStatus
+from referee.service.store import MatchStatus, match_key
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +175,7 @@ class Arena(ServiceHooks):
         its place when it aborted), linked both ways (`replay_of` label, `replayed_by` in the
         aborted match's result). Once per match (a retried job finds the first replay); a
         replay aborted in turn is replayed up to MAX_REPLAYS times, then stays unrated."""
-        claim = f"{self.prefix}:m:{meta.id}:replayed-by"
+        claim = match_key(self.prefix, meta.id, "replayed-by")
         if not self.redis.set(claim, "", nx=True):
             return self.redis.get(claim) or None
         generation = int(meta.labels.get("replay", 0)) + 1

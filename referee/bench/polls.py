@@ -244,7 +244,7 @@ def unwatched_cost(base: str, redis_url: str, prefix: str, held: int, kind: str,
     try:
         _settle(base, holder)
         client = redis.Redis.from_url(redis_url)
-        channels = [f"{prefix}:m:unwatched{i}:events" for i in range(100)]
+        channels = [f"{prefix}:m:{{unwatched{i}}}:events" for i in range(100)]
         before, began = server.cpu_seconds(), time.monotonic()
         pipe = client.pipeline(transaction=False)
         for i in range(changes):

@@ -30,6 +30,12 @@ class Settings:
     """Service settings: REDIS_URL unset means the embedded in-process store and worker."""
 
     redis_url: str | None = field(default_factory=lambda: os.environ.get("REDIS_URL") or None)
+    # match state on a Redis Cluster (redis+cluster://host:port,host:port,...); unset: the
+    # matches live on REDIS_URL with everything else (connection.connect_store)
+    store_url: str | None = field(
+        default_factory=lambda: os.environ.get("REFEREE_STORE_URL") or None)
+    # > 0: each commit waits (WAIT 1 <ms>) for a replica's acknowledgement before the answer
+    store_wait_ms: int = _int("REFEREE_STORE_WAIT_MS", 0)
     key_prefix: str = _str("REFEREE_PREFIX", defaults.KEY_PREFIX)
     queue_name: str = _str("REFEREE_QUEUE", defaults.QUEUE_NAME)
     max_body_bytes: int = _int("REFEREE_MAX_BODY", defaults.MAX_BODY_BYTES)

@@ -15,12 +15,12 @@ from rq.utils import as_text
 
 from referee.core.registry import Registry
 from referee.service.config import Settings
-from referee.service.connection import connect
+from referee.service.connection import connect, connect_store
 from referee.service.drivers import SeatDriver
 from referee.service import defaults
 from referee.service.matches import MatchService
 from referee.service.plugins import Plugin
-from referee.service.store import MatchStore
+from referee.service.store import MatchStore, match_key
 
 def registry_for(settings: Settings) -> Registry:
     """The shipped games plus any from $REFEREE_EXTRA_GAMES (`module:attr`, comma-separated).
@@ -62,7 +62,7 @@ class JobQueue:
         if self.waiting({match_id: version}, prefix):
             return "waiting"
         redis = self.queue.connection
-        count_key = f"{prefix}:m:{match_id}:resumes:{version}"
+        count_key = match_key(prefix, match_id, f"resumes:{version}")
         count = redis.incr(count_key)
         redis.expire(count_key, defaults.JOB_FAILURE_TTL)
         if count > self.max_resumes:
@@ -117,7 +117,7 @@ class JobQueue:
 
 def _last_resume_key(prefix: str, match_id: str) -> str:
     """Where `resume` keeps the id of the last resume job it queued for a match."""
-    return f"{prefix}:m:{match_id}:resume-job"
+    return match_key(prefix, match_id, "resume-job")
 
 
 def assemble(settings: Settings, plugins: list[Plugin], queued: bool = True) -> MatchService:
@@ -126,7 +126,8 @@ def assemble(settings: Settings, plugins: list[Plugin], queued: bool = True) -> 
     `queued=False` gives a service that queues nothing: its caller runs the runner itself
     (the offline commands, the benchmarks).
     """
-    store = MatchStore(connect(settings.redis_url), settings.key_prefix)
+    store = MatchStore(connect(settings.redis_url), settings.key_prefix,
+                       connect_store(settings.store_url), settings.store_wait_ms)
     drivers, attach = {}, []
     for plugin in plugins:
         own = plugin.settings(settings)

@@ -197,6 +197,12 @@ class Data:
         item = self._get(key.encode(), self._hash)
         return item is not None and field.encode() in item.value
 
+    def hget(self, key: str, field: str) -> str | None:
+        """HGET, decoded."""
+        item = self._get(key.encode(), self._hash)
+        value = None if item is None else item.value.get(field.encode())
+        return None if value is None else value.decode()
+
     def hset(self, key: str, field: str, value: str) -> None:
         """HSET of one field (its own expiry goes, as in Redis)."""
         name = key.encode()
@@ -234,9 +240,8 @@ class Data:
 
 def commit(data: Data, keys: list, args: list) -> int:
     """store.py's _COMMIT: 1 committed, 0 the version moved on, -1 the idempotency key landed."""
-    live, ver, log, automated, idem, remote = keys
-    expected, version, is_automated, match_id, channel, key, ttl, due = \
-        (str(a) for a in (args[0], args[1], *args[3:9]))
+    live, ver, log, idem = keys
+    expected, version, channel, key, ttl = (str(a) for a in (args[0], args[1], *args[3:6]))
     record = args[2]
     if data.get(ver) != expected:
         return 0
@@ -247,16 +252,8 @@ def commit(data: Data, keys: list, args: list) -> int:
         data.expire(idem, ttl)
     data.set(live, record)
     data.set(ver, version)
-    if len(args) > 9:
-        data.rpush(log, args[9:])
-    if is_automated == "1":
-        data.sadd(automated, match_id)
-    else:
-        data.srem(automated, match_id)
-    if due == "":
-        data.zrem(remote, match_id)
-    else:
-        data.zadd(remote, due, match_id)
+    if len(args) > 6:
+        data.rpush(log, args[6:])
     for passed in range(int(expected) + 1, int(version)):
         data.publish(channel, str(passed))
     data.publish(channel, version)
@@ -272,3 +269,30 @@ def live_since(data: Data, keys: list, args: list):
     if version == str(args[0]):
         return [version]
     return [version, data.get(keys[1])]
+
+
+def index(data: Data, keys: list, args: list) -> int:
+    """indexes.py's _INDEX: versioned adds and clears of one match's index entries."""
+    versions, automated, remote, matches = keys
+    match_id, version, is_automated, due, created = (str(a) for a in args)
+    v = float(version)
+
+    def may(field: str, adding: bool) -> bool:
+        last = data.hget(versions, field + match_id)
+        last = -1.0 if last is None else float(last)
+        if v < last or (not adding and v == last):
+            return False
+        data.hset(versions, field + match_id, version)
+        return True
+    if is_automated == "1" and may("a:", True):
+        data.sadd(automated, match_id)
+    if is_automated == "0" and may("a:", False):
+        data.srem(automated, match_id)
+    if due == "-":
+        if may("d:", False):
+            data.zrem(remote, match_id)
+    elif due != "" and may("d:", True):
+        data.zadd(remote, due, match_id)
+    if created != "":
+        data.zadd(matches, created, match_id)
+    return 1

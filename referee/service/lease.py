@@ -13,6 +13,11 @@ _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
+_RELEASE_READING = """
+local released = 0
+if redis.call('get', KEYS[1]) == ARGV[1] then released = redis.call('del', KEYS[1]) end
+return {released, redis.call('get', KEYS[2])}
+"""
 _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
 return 0
@@ -45,10 +50,9 @@ class Lease:
     def release_reading(self, key: str) -> tuple[bool, object]:
         """Give the lease up if it is still ours, then read `key`, in one round trip:
         (whether it was ours, the value of `key` just after)."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.eval(_RELEASE, 1, self.key, self.token)
-        pipe.get(key)
-        released, value = pipe.execute()
+        # one script (a cluster's pipeline runs no EVAL): `key` must share the lease's slot,
+        # as the runner's live record shares its match's hash tag
+        released, value = self.redis.eval(_RELEASE_READING, 2, self.key, key, self.token)
         return bool(released), value
 
     def renew(self, lazy: bool = False) -> bool:

@@ -43,7 +43,7 @@ def runner_lease(service, meta, runner_id: str = RUNNER_ID) -> Lease:
     """The runner's claim on a match: long enough to outlast the slowest bot call its limits
     allow, renewed as it plays."""
     slowest = sum(int(meta.limits.get(k, 0)) for k in ("move_ms", "bank_ms", "start_ms")) / 1000
-    return Lease(service.store.redis, lease_key(service, meta.id),
+    return Lease(service.store.data, lease_key(service, meta.id),
                  defaults.LEASE_SECONDS + int(slowest) + 1, f"{runner_id}:{time.monotonic_ns()}")
 
 

@@ -409,3 +409,36 @@ def _ride_alone(rider: Rider):
         return rider.script(keys=rider.keys, args=rider.args)
     except Exception as err:   # the rider's own failure: it hears it as its reply
         return err
+
+
+def run_together(calls: list, main: int, meanwhile=None) -> list:
+    """Run `calls` ((script, keys, args) each, None skipped) in order; their replies (None for
+    a skipped one, an error as its exception). In one round trip when every script is a
+    SocketScript on one server (pipelined: Redis runs them in this order even if this process
+    dies meanwhile; `meanwhile()` runs while they are in flight), else one call after the
+    other (and `meanwhile` not at all, as run_meanwhile). The main
+    call's error raises; a call before it that fails stops the sequence there (the store's
+    index adds must land before their commit, indexes.py); a later call's failure is only its
+    reply (a lost index clear leaves a stale entry, which the janitor tolerates; a rider hears
+    its own error)."""
+    present = [(i, c) for i, c in enumerate(calls) if c is not None]
+    replies = [None] * len(calls)
+    scripts = [c[0] for _, c in present]
+    if all(isinstance(s, SocketScript) for s in scripts) and \
+            len({s.sockets.server for s in scripts}) == 1:
+        answers = scripts[0].sockets.call_together(
+            [s._command(k, a) for s, k, a in (c for _, c in present)], meanwhile)
+        for (i, (script, keys, args)), reply in zip(present, answers):
+            if isinstance(reply, NoScriptError):   # not run: again, loading it first
+                reply = script(keys=keys, args=args) if i == main else \
+                    _ride_alone(Rider(script, keys, args, None))
+            replies[i] = reply
+        if isinstance(replies[main], Exception):
+            raise replies[main]
+        return replies
+    for i, (script, keys, args) in present:
+        if i <= main:
+            replies[i] = script(keys=keys, args=args)
+        else:
+            replies[i] = _ride_alone(Rider(script, keys, args, None))
+    return replies

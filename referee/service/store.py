@@ -1,6 +1,7 @@
 """Matches in Redis: immutable meta, the live record (state + version) and the move log.
 
-Keys, under one prefix per match (`<prefix>:m:<id>:`):
+Keys, under one prefix per match (`<prefix>:m:{<id>}:`, the id a hash tag: every key of a
+match is in one Redis Cluster slot):
   meta   JSON, written once: game, rules version, players, options, seed, seats, labels,
          the seed's salt, commitment and group
   live   JSON: version, status, the full game state, pending seats, result, forfeits
@@ -30,34 +31,35 @@ import redis
 from referee.core.chance import CHANCE, INTERNAL
 from referee.service import embeddedscripts, fastjson
 from referee.service.archive import Archive
-from referee.service.scripts import Rider, hot_script, run_meanwhile, run_with_rider
+from referee.service.durable import DurableCommits
+from referee.service.indexes import Indexes
+from referee.service.scripts import Rider, hot_script, run_together
 from referee.service.waits import ChangeHub
 
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
-if ARGV[7] ~= '' then
-  if redis.call('HEXISTS', KEYS[5], ARGV[7]) == 1 then return -1 end
-  redis.call('HSET', KEYS[5], ARGV[7], ARGV[2])
-  redis.call('EXPIRE', KEYS[5], ARGV[8])
+if ARGV[5] ~= '' then
+  if redis.call('HEXISTS', KEYS[4], ARGV[5]) == 1 then return -1 end
+  redis.call('HSET', KEYS[4], ARGV[5], ARGV[2])
+  redis.call('EXPIRE', KEYS[4], ARGV[6])
 end
 redis.call('SET', KEYS[1], ARGV[3])
 redis.call('SET', KEYS[2], ARGV[2])
-for i = 10, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
-if ARGV[4] == '1' then redis.call('SADD', KEYS[4], ARGV[5])
-else redis.call('SREM', KEYS[4], ARGV[5]) end
-if ARGV[9] == '' then redis.call('ZREM', KEYS[6], ARGV[5])
-else redis.call('ZADD', KEYS[6], ARGV[9], ARGV[5]) end
-for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) - 1 do redis.call('PUBLISH', ARGV[6], v) end
-redis.call('PUBLISH', ARGV[6], ARGV[2])
+for i = 7, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+for v = tonumber(ARGV[1]) + 1, tonumber(ARGV[2]) - 1 do redis.call('PUBLISH', ARGV[4], v) end
+redis.call('PUBLISH', ARGV[4], ARGV[2])
 return 1
 """
-# The commit is one script: version check, idempotency record, live record, log, automated
-# set, remote seats' deadline and change signal land together or not at all. It answers 1 (committed), 0 (the
-# version moved on) or -1 (a move with this idempotency key already landed). A commit of
-# several moves (the runner's batches, MatchService.commit_moves) publishes every version
-# it passes, in order, as if each had been committed alone. The embedded
-# store runs its Python twin, embeddedscripts.commit (and live_since for _LIVE_SINCE): keep
-# the two in step (tests/service/test_embedded_scripts.py compares them).
+# The commit is one script on the match's own keys (one hash tag: one slot, one cluster
+# node): version check, idempotency record, live record, log and change signal land together
+# or not at all. It answers 1 (committed), 0 (the version moved on) or -1 (a move with this
+# idempotency key already landed). The indexes that span matches (automated matches, remote
+# deadlines) are in other slots: indexes.py writes them beside the commit, an add before it
+# and a clear after it, which a crash between the two calls cannot make wrong (see there).
+# A commit of several moves (the runner's batches, MatchService.commit_moves) publishes every
+# version it passes, in order, as if each had been committed alone. The embedded store runs
+# its Python twin, embeddedscripts.commit (and live_since for _LIVE_SINCE): keep the two in
+# step (tests/service/test_embedded_scripts.py compares them).
 
 _LIVE_SINCE = """
 local v = redis.call('GET', KEYS[1])
@@ -137,34 +139,48 @@ def parse_live(raw: str | bytes) -> Live:
 class MatchStore:
     """Reads and writes matches; the only code that knows the Redis keys."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "ref"):
+    def __init__(self, client: redis.Redis, prefix: str = "ref", data=None,
+                 wait_ms: int = 0):
+        """`client`: the coordination Redis (REDIS_URL: queues, accounts, bots, sessions, what
+        other parts keep through `store.redis`); `data`: where match state lives (a Redis
+        Cluster client from REFEREE_STORE_URL), `client` itself when not given. `wait_ms` > 0:
+        every commit waits for a replica's acknowledgement, up to that long (durable.py)."""
         self.redis = client
+        self.data = client if data is None else data
         self.prefix = prefix
         self._meta_cache: dict[str, MatchMeta] = {}
-        self._commit = hot_script(client, _COMMIT, embeddedscripts.commit)
-        self._live_since = hot_script(client, _LIVE_SINCE, embeddedscripts.live_since)
-        self.archive = Archive(client, prefix)
+        self._commit = hot_script(self.data, _COMMIT, embeddedscripts.commit)
+        if type(self.data).__module__.startswith("fakeredis"):
+            wait_ms = 0   # the embedded store has no replica to wait for
+        if wait_ms > 0:
+            self._commit = DurableCommits(self.data, _COMMIT, wait_ms)
+        self._live_since = hot_script(self.data, _LIVE_SINCE, embeddedscripts.live_since)
+        self.indexes = Indexes(self.data, prefix, hot_script)
+        self.archive = Archive(self.data, prefix, self.indexes)
         # held waits share one pub/sub listener per store (started by the first wait)
-        self.changes = ChangeHub(client, self.change_channel, self.match_of_channel,
+        self.changes = ChangeHub(self.data, self.change_channel, self.match_of_channel,
                                  control=f"{prefix}:hub:{uuid.uuid4().hex}")
 
     def key(self, match_id: str, part: str) -> str:
-        """The Redis key of one part of a match."""
-        return f"{self.prefix}:m:{match_id}:{part}"
+        """The Redis key of one part of a match: its id is the hash tag, so that every key
+        of the match is in one cluster slot (one commit, one script, one node)."""
+        return match_key(self.prefix, match_id, part)
 
     def create(self, meta: MatchMeta, live: Live, automated: bool,
                remote_due: float | None = None) -> None:
         """Store a new match; its id must be unused. `automated`: a bot must act next;
         `remote_due`: when the remote seat(s) to act forfeit on time (None: none is to act)."""
         live.updated_at = time.time()
-        pipe = self.redis.pipeline(transaction=True)
+        # indexed first (listed, and on the janitor's lists): a crash before the match's own
+        # keys are written leaves entries for a match that does not exist, which every
+        # reader skips (MatchService.load_many, the janitor), never a match nobody finds
+        due = "" if remote_due is None else repr(remote_due)
+        self.indexes.run(self.indexes.call(meta.id, live.version, "1" if automated else "",
+                                           due, repr(meta.created_at)))
+        pipe = self.data.pipeline(transaction=True)   # one slot: the match's tag
         pipe.set(self.key(meta.id, "meta"), _DUMPS(vars(meta)), nx=True)
         pipe.set(self.key(meta.id, "live"), _DUMPS(vars(live)))
         pipe.set(self.key(meta.id, "ver"), live.version)
-        pipe.zadd(f"{self.prefix}:matches", {meta.id: meta.created_at})
-        self._mark_automated(pipe, meta.id, automated)
-        if remote_due is not None:
-            pipe.zadd(self._remote_key, {meta.id: remote_due})
         created = pipe.execute()[0]
         if not created:
             raise RuntimeError(f"match id {meta.id} already exists")
@@ -175,7 +191,7 @@ class MatchStore:
         cached = self._meta_cache.get(match_id)
         if cached is not None:
             return cached
-        raw = self.redis.get(self.key(match_id, "meta"))
+        raw = self.data.get(self.key(match_id, "meta"))
         if raw is None:
             archived = self.archive.read(match_id)
             if archived is None:
@@ -195,7 +211,7 @@ class MatchStore:
 
     def live(self, match_id: str) -> Live | None:
         """The match's live record, or None."""
-        raw = self.redis.get(self.key(match_id, "live"))
+        raw = self.data.get(self.key(match_id, "live"))
         if raw is None:
             archived = self.archive.read(match_id)
             return None if archived is None else Live(**archived["live"])
@@ -206,9 +222,9 @@ class MatchStore:
         version is still its version (only the version is read), else the stored record;
         None if there is no such match. `meanwhile()` runs while the round trip is in flight
         (scripts.run_meanwhile: on a plain Redis server only)."""
-        found = run_meanwhile(self._live_since,
-                              [self.key(match_id, "ver"), self.key(match_id, "live")],
-                              ["" if known is None else known.version], meanwhile)
+        found = run_together([(self._live_since,
+                               [self.key(match_id, "ver"), self.key(match_id, "live")],
+                               ["" if known is None else known.version])], 0, meanwhile)[0]
         if not found or len(found) == 2 and found[1] is None:
             return self.live(match_id)   # archived (or gone): the archive answers
         return known if len(found) == 1 else parse_live(found[1])
@@ -218,14 +234,14 @@ class MatchStore:
         round trips: their versions, then the records that moved on; a match missing from
         the answer is gone (an archived one is read from the archive)."""
         ids = list(known)
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.data.pipeline(transaction=False)
         for match_id in ids:
             pipe.get(self.key(match_id, "ver"))
         versions = dict(zip(ids, pipe.execute()))
         found = {m: known[m] for m, v in versions.items()
                  if v is not None and known[m] is not None and int(v) == known[m].version}
         moved = [m for m, v in versions.items() if v is not None and m not in found]
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.data.pipeline(transaction=False)
         for match_id in moved:
             pipe.get(self.key(match_id, "live"))
         for match_id, raw in zip(moved, pipe.execute() if moved else []):
@@ -239,7 +255,7 @@ class MatchStore:
         missing left out."""
         found = {m: self._meta_cache[m] for m in match_ids if m in self._meta_cache}
         wanted = [m for m in match_ids if m not in found]
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.data.pipeline(transaction=False)
         for match_id in wanted:
             pipe.get(self.key(match_id, "meta"))
         for match_id, raw in zip(wanted, pipe.execute() if wanted else []):
@@ -263,68 +279,65 @@ class MatchStore:
         `meanwhile()` runs while the round trip is in flight (scripts.run_meanwhile).
         Returns 1 when committed, 0 when the version moved on.
         """
-        keys, args = self._commit_call(match_id, expected_version, live, entries, automated,
-                                       idempotency, remote_due, state_json)
-        return int(run_meanwhile(self._commit, keys, args, meanwhile))
+        calls = self._commit_calls(match_id, expected_version, live, entries, automated,
+                                   idempotency, remote_due, state_json)
+        return int(run_together(calls, 1, meanwhile)[1])
 
     def commit_with_rider(self, match_id: str, expected_version: int, live: Live,
                           entries: list[dict], automated: bool, remote_due: float | None,
                           rider: Rider, state_json: bytes | None = None) -> int:
-        """`commit`, with the rider's script in the same round trip (scripts.run_with_rider);
-        the rider hears its reply and whether the commit landed."""
-        keys, args = self._commit_call(match_id, expected_version, live, entries, automated,
-                                       "", remote_due, state_json)
+        """`commit`, with the rider's script in the same round trip (pipelined after the
+        commit on one plain Redis, as scripts.run_with_rider); the rider hears its reply and
+        whether the commit landed."""
+        before, commit, after = self._commit_calls(match_id, expected_version, live, entries,
+                                                   automated, "", remote_due, state_json)
+        calls = [before, commit, (rider.script, rider.keys, rider.args), after]
         try:
-            done, ridden = run_with_rider(self._commit, keys, args, rider)
+            replies = run_together(calls, 1, rider.meanwhile)
         except BaseException:
             rider.done(None, False)   # the round trip broke: whether the rider ran is unknown
             raise
-        rider.done(ridden, int(done) == 1)
-        return int(done)
+        rider.done(replies[2], int(replies[1]) == 1)
+        return int(replies[1])
 
-    def _commit_call(self, match_id, expected_version, live, entries, automated, idempotency,
-                     remote_due, state_json=None) -> tuple[list, list]:
-        """The commit script's keys and arguments."""
+    def _commit_calls(self, match_id, expected_version, live, entries, automated, idempotency,
+                      remote_due, state_json=None) -> list:
+        """The commit script's call, with the index writes before and after it (indexes.py)."""
         live.updated_at = time.time()
         keys = [self.key(match_id, "live"), self.key(match_id, "ver"), self.key(match_id, "log"),
-                f"{self.prefix}:automated", self.key(match_id, "idem"), self._remote_key]
+                self.key(match_id, "idem")]
         record = fastjson.dumpb_with(vars(live), "state", state_json)
-        args = [expected_version, live.version, record, int(automated), match_id,
-                self.change_channel(match_id), idempotency, IDEMPOTENCY_TTL,
-                "" if remote_due is None else repr(remote_due), *[_DUMPB(e) for e in entries]]
-        return keys, args
+        args = [expected_version, live.version, record, self.change_channel(match_id),
+                idempotency, IDEMPOTENCY_TTL, *[_DUMPB(e) for e in entries]]
+        index = self.indexes
+        return [index.before_commit(match_id, live.version, automated, remote_due),
+                (self._commit, keys, args),
+                index.after_commit(match_id, live.version, automated, remote_due)]
 
     def landed_at(self, match_id: str, idempotency: str) -> int | None:
         """The version a move with this `seat:key` idempotency field produced, or None."""
-        version = self.redis.hget(self.key(match_id, "idem"), idempotency)
+        version = self.data.hget(self.key(match_id, "idem"), idempotency)
         return None if version is None else int(version)
 
-    def _mark_automated(self, pipe, match_id: str, automated: bool) -> None:
-        if automated:
-            pipe.sadd(f"{self.prefix}:automated", match_id)
-        else:
-            pipe.srem(f"{self.prefix}:automated", match_id)
-
-    @property
-    def _remote_key(self) -> str:
-        return f"{self.prefix}:remote-due"
-
     def remote_overdue(self, now: float) -> list[str]:
-        """Matches whose remote seat(s) to act ran out of time by `now`: the janitor's list."""
-        return list(self.redis.zrangebyscore(self._remote_key, 0, now))
+        """Matches whose remote seat(s) to act ran out of time by `now`: the janitor's list
+        (entries may be stale: the janitor re-checks each against its live record)."""
+        return self.indexes.scored_upto("remote-due", now)
 
-    def forget_remote_due(self, match_id: str) -> None:
-        """Drop a match from the remote deadlines (it ended, or nobody remote is to act)."""
-        self.redis.zrem(self._remote_key, match_id)
+    def repair_indexes(self, match_id: str, live: Live, automated: bool,
+                       remote_due: float | None) -> None:
+        """The janitor found an index entry that does not hold for `live`: write the truth."""
+        self.indexes.repair(match_id, live.version, automated, remote_due)
 
     def automated_ids(self) -> list[str]:
-        """Matches where a bot must act next: the janitor's work list."""
-        return list(self.redis.smembers(f"{self.prefix}:automated"))
+        """Matches where a bot may have to act next: the janitor's work list (a superset:
+        the janitor re-checks each one)."""
+        return self.indexes.members("automated")
 
     def log(self, match_id: str, start: int = 0) -> list[dict]:
         """The move records from index `start` on (from the archive once archived)."""
-        entries = self.redis.lrange(self.key(match_id, "log"), start, -1)
-        if not entries and not self.redis.exists(self.key(match_id, "ver")):
+        entries = self.data.lrange(self.key(match_id, "log"), start, -1)
+        if not entries and not self.data.exists(self.key(match_id, "ver")):
             archived = self.archive.read(match_id)
             if archived is not None:
                 return archived["log"][start:]
@@ -332,7 +345,7 @@ class MatchStore:
 
     def live_with_log_length(self, match_id: str) -> tuple[Live | None, int]:
         """The live record and the number of log entries at its version, read together."""
-        pipe = self.redis.pipeline(transaction=True)
+        pipe = self.data.pipeline(transaction=True)
         pipe.get(self.key(match_id, "live"))
         pipe.llen(self.key(match_id, "log"))
         raw, length = pipe.execute()
@@ -356,15 +369,18 @@ class MatchStore:
 
     def match_of_channel(self, channel: str) -> str:
         """The match id of a change channel."""
-        return channel[len(self.prefix) + 3:-len(":events")]
+        return channel[len(self.prefix) + 4:-len("}:events")]
 
     def list_ids(self, offset: int = 0, limit: int = 50, newest_first: bool = True) -> list[str]:
-        """Match ids by creation time."""
-        key = f"{self.prefix}:matches"
-        if newest_first:
-            return list(self.redis.zrevrange(key, offset, offset + limit - 1))
-        return list(self.redis.zrange(key, offset, offset + limit - 1))
+        """Match ids by creation time (merged from the index shards)."""
+        return self.indexes.newest("matches", offset, limit, newest_first)
 
     def count(self) -> int:
         """How many matches are stored."""
-        return self.redis.zcard(f"{self.prefix}:matches")
+        return self.indexes.count("matches")
+
+
+def match_key(prefix: str, match_id: str, part: str) -> str:
+    """The key of one part of a match, `<prefix>:m:{<id>}:<part>` (other parts of the service
+    that keep a key per match, the arena's and the queue's, name theirs with this too)."""
+    return f"{prefix}:m:{{{match_id}}}:{part}"

@@ -71,8 +71,11 @@ def sweep(service) -> int:
     requeued = 0
     for match_id in orphaned(service):
         meta, live = service.load(match_id)
-        if live.status != MatchStatus.ACTIVE or service.automated_seat(meta, live) is None \
-                or time.time() - live.updated_at <= defaults.JANITOR_INTERVAL:
+        if live.status != MatchStatus.ACTIVE or service.automated_seat(meta, live) is None:
+            # a stale entry (an add whose commit never landed, a clear lost in a crash)
+            service.store.repair_indexes(match_id, live, False, service.remote_due(meta, live))
+            continue
+        if time.time() - live.updated_at <= defaults.JANITOR_INTERVAL:
             continue
         outcome = service.queue.resume(match_id, live.version, service.store.prefix)
         if outcome == "give_up":
@@ -90,7 +93,7 @@ def orphaned(service) -> list[str]:
     all queued matches; reading and asking about each one by one cost every worker's
     janitor 5 round trips and 0.5 ms of CPU per queued match every JANITOR_INTERVAL."""
     store, ids = service.store, service.store.automated_ids()
-    pipe = store.redis.pipeline(transaction=False)
+    pipe = store.data.pipeline(transaction=False)
     for match_id in ids:
         pipe.exists(lease_key(service, match_id))
         pipe.get(store.key(match_id, "ver"))
@@ -112,8 +115,9 @@ def expire_remote(service, now: float | None = None) -> int:
     expired = 0
     for match_id in service.store.remote_overdue(now):
         meta, live = service.load(match_id)
-        if service.remote_due(meta, live) is None:
-            service.store.forget_remote_due(match_id)
+        if service.remote_due(meta, live) is None:   # a stale entry: nobody remote is to act
+            service.store.repair_indexes(match_id, live,
+                                         service.automated_seat(meta, live) is not None, None)
             continue
         if now - live.updated_at < service.remote_limit(meta):
             continue

@@ -37,8 +37,8 @@ def sent(monkeypatch):
     monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
     encode = scripts._command
 
-    def counting_script(args):
-        data = encode(args)
+    def counting_script(args, *more):
+        data = encode(args, *more)
         if threading.get_ident() == me:
             packets.append(data)
         return data

@@ -12,7 +12,7 @@ from tests.api.helpers import create, wait_until
 
 
 def _hot_keys(service, match_id):
-    return [k for k in service.store.redis.scan_iter(f"{service.store.prefix}:m:{match_id}:*")]
+    return [k for k in service.store.redis.scan_iter(service.store.key(match_id, "*"))]
 
 
 def test_a_finished_match_is_archived_after_retention_and_still_served(app):

@@ -11,13 +11,13 @@ import fakeredis
 import pytest
 import redis
 
-from referee.service import embeddedscripts, store
+from referee.service import embeddedscripts, indexes, store
 from referee.service.embeddedscripts import EmbeddedScript
 from referee.service.scripts import hot_script
 
 P = "t"
-KEYS = [f"{P}:m:a:live", f"{P}:m:a:ver", f"{P}:m:a:log", f"{P}:automated", f"{P}:m:a:idem",
-        f"{P}:remote-due"]
+KEYS = [f"{P}:m:a:live", f"{P}:m:a:ver", f"{P}:m:a:log", f"{P}:m:a:idem"]
+IX = [f"{P}:ix:{{x}}:{n}" for n in ("ver", "automated", "remote-due", "matches")]
 
 
 def twins():
@@ -25,9 +25,11 @@ def twins():
     lua_client, py_client = (fakeredis.FakeRedis(server=fakeredis.FakeServer(),
                                                  decode_responses=True) for _ in range(2))
     lua = {name: lua_client.register_script(text)
-           for name, text in (("commit", store._COMMIT), ("since", store._LIVE_SINCE))}
+           for name, text in (("commit", store._COMMIT), ("since", store._LIVE_SINCE),
+                              ("index", indexes._INDEX))}
     python = {"commit": hot_script(py_client, store._COMMIT, embeddedscripts.commit),
-              "since": hot_script(py_client, store._LIVE_SINCE, embeddedscripts.live_since)}
+              "since": hot_script(py_client, store._LIVE_SINCE, embeddedscripts.live_since),
+              "index": hot_script(py_client, indexes._INDEX, embeddedscripts.index)}
     assert all(isinstance(s, EmbeddedScript) for s in python.values())
     return (lua_client, lua), (py_client, python)
 
@@ -58,10 +60,15 @@ def drain(sub) -> list:
     return messages
 
 
-def commit_args(expected, version, live="{}", automated=1, idem="", due="", entries=()):
+def commit_args(expected, version, live="{}", idem="", entries=()):
     """ARGV of the commit script, as MatchStore.commit sends it (records as UTF-8 bytes)."""
-    return [expected, version, live.encode(), automated, "a", f"{P}:m:a:events", idem,
-            store.IDEMPOTENCY_TTL, due, *[e.encode() for e in entries]]
+    return [expected, version, live.encode(), f"{P}:m:a:events", idem,
+            store.IDEMPOTENCY_TTL, *[e.encode() for e in entries]]
+
+
+def index_args(version, automated="", due="", created=""):
+    """ARGV of the index script (indexes.py), as the store sends it around a commit."""
+    return ["a", version, automated, due, created]
 
 
 def run_both(steps):
@@ -78,7 +85,7 @@ def run_both(steps):
     replies = {"lua": [], "python": []}
     for name, args in steps:
         for side, scripts in (("lua", lua), ("python", python)):
-            keys = KEYS if name == "commit" else KEYS[1::-1]   # live_since: ver, live
+            keys = {"commit": KEYS, "index": IX}.get(name, KEYS[1::-1])   # since: ver, live
             replies[side].append(scripts[name](keys=keys, args=args))
     heard = [[(m["type"], m["pattern"], m["channel"], m["data"]) for m in drain(sub)]
              for sub in subs]
@@ -87,35 +94,46 @@ def run_both(steps):
 
 SEQUENCES = {
     "moves, automated then remote then over": [
-        ("commit", commit_args(0, 1, '{"v":1}', 1, entries=['{"e":1}'])),
-        ("commit", commit_args(1, 2, '{"v":2}', 0, due=repr(time.time() + 60),
-                               entries=['{"e":2}', '{"e":3}'])),
-        ("commit", commit_args(2, 3, '{"v":3}', 0, due=repr(time.time() + 90),
-                               entries=['{"e":4}'])),
-        ("commit", commit_args(3, 4, '{"v":4}', 0, entries=['{"e":5}']))],
+        ("index", index_args(0, "1", "", "1000.5")),
+        ("index", index_args(1, "1")),
+        ("commit", commit_args(0, 1, '{"v":1}', entries=['{"e":1}'])),
+        ("index", index_args(2, "", repr(time.time() + 60))),
+        ("commit", commit_args(1, 2, '{"v":2}', entries=['{"e":2}', '{"e":3}'])),
+        ("index", index_args(2, "0", "")),
+        ("index", index_args(3, "", repr(time.time() + 90))),
+        ("commit", commit_args(2, 3, '{"v":3}', entries=['{"e":4}'])),
+        ("index", index_args(3, "0", "")),
+        ("commit", commit_args(3, 4, '{"v":4}', entries=['{"e":5}'])),
+        ("index", index_args(4, "0", "-"))],
+    "index: a late clear never undoes a newer add": [
+        ("index", index_args(5, "1", "99")),
+        ("index", index_args(4, "0", "-")),
+        ("index", index_args(5, "0", "-")),
+        ("index", index_args(5.5, "0", "")),
+        ("index", index_args(5, "1"))],
     "a version mismatch changes nothing": [
-        ("commit", commit_args(5, 6, '{"v":6}', 1, entries=['{"e":1}'])),
-        ("commit", commit_args(0, 1, '{"v":1}', 1, entries=['{"e":1}'])),
-        ("commit", commit_args(0, 1, '{"v":1b}', 0, entries=['{"e":1b}']))],
+        ("commit", commit_args(5, 6, '{"v":6}', entries=['{"e":1}'])),
+        ("commit", commit_args(0, 1, '{"v":1}', entries=['{"e":1}'])),
+        ("commit", commit_args(0, 1, '{"v":1b}', entries=['{"e":1b}']))],
     "an idempotency key lands once": [
-        ("commit", commit_args(0, 1, '{"v":1}', 1, idem="0:k1", entries=['{"e":1}'])),
-        ("commit", commit_args(1, 2, '{"v":2}', 1, idem="0:k1", entries=['{"e":2}'])),
-        ("commit", commit_args(1, 2, '{"v":2}', 0, idem="1:k2", entries=['{"e":2}']))],
+        ("commit", commit_args(0, 1, '{"v":1}', idem="0:k1", entries=['{"e":1}'])),
+        ("commit", commit_args(1, 2, '{"v":2}', idem="0:k1", entries=['{"e":2}'])),
+        ("commit", commit_args(1, 2, '{"v":2}', idem="1:k2", entries=['{"e":2}']))],
     "a batch of moves: every version published, in order": [
-        ("commit", commit_args(0, 3, '{"v":3}', 1, entries=['{"e":1}', '{"e":2}', '{"e":3}'])),
-        ("commit", commit_args(3, 4, '{"v":4}', 1, entries=['{"e":4}'])),
-        ("commit", commit_args(4, 36, '{"v":36}', 0, entries=[f'{{"e":{i}}}'
+        ("commit", commit_args(0, 3, '{"v":3}', entries=['{"e":1}', '{"e":2}', '{"e":3}'])),
+        ("commit", commit_args(3, 4, '{"v":4}', entries=['{"e":4}'])),
+        ("commit", commit_args(4, 36, '{"v":36}', entries=[f'{{"e":{i}}}'
                                                             for i in range(5, 37)])),
-        ("commit", commit_args(4, 6, '{"v":6b}', 1, entries=['{"e":5b}', '{"e":6b}']))],
+        ("commit", commit_args(4, 6, '{"v":6b}', entries=['{"e":5b}', '{"e":6b}']))],
     "no entries, the automated member already there": [
-        ("commit", commit_args(0, 1, '{"v":1}', 1)),
-        ("commit", commit_args(1, 2, '{"v":2}', 1))],
+        ("index", index_args(1, "1")), ("commit", commit_args(0, 1, '{"v":1}')),
+        ("index", index_args(2, "1")), ("commit", commit_args(1, 2, '{"v":2}'))],
     "text beyond ASCII": [
-        ("commit", commit_args(0, 1, '{"who":"Dúlì"}', 1, entries=['{"m":"Yínzi"}'])),
+        ("commit", commit_args(0, 1, '{"who":"Dúlì"}', entries=['{"m":"Yínzi"}'])),
         ("since", [0])],
     "live_since: same version, older version, no match": [
         ("since", [0]), ("since", [""]),
-        ("commit", commit_args(0, 1, '{"v":1}', 1)),
+        ("commit", commit_args(0, 1, '{"v":1}')),
         ("since", [0]), ("since", [1])],
 }
 
@@ -132,9 +150,13 @@ def test_the_python_scripts_do_what_the_lua_scripts_do(name):
 def test_the_sequences_reach_every_branch():
     """The comparisons above are worth something only if the scripts did each thing."""
     replies, (keys, _), (heard, _) = run_both(SEQUENCES["moves, automated then remote then over"])
-    assert replies["lua"] == [1, 1, 1, 1]
+    assert replies["lua"] == [1] * 11
     assert keys[f"{P}:m:a:log"][1] == ['{"e":1}', '{"e":2}', '{"e":3}', '{"e":4}', '{"e":5}']
-    assert f"{P}:automated" not in keys and f"{P}:remote-due" not in keys   # added, then gone
+    assert IX[1] not in keys and IX[2] not in keys   # added, then gone
+    assert keys[IX[3]][1] == [("a", 1000.5)] and keys[IX[0]][1] == {"a:a": "4", "d:a": "4"}
+    _, (keys, _), _ = run_both(SEQUENCES["index: a late clear never undoes a newer add"])
+    assert IX[1] not in keys and keys[IX[2]][1] == [("a", 99.0)]   # 4 and 5: too late
+    assert keys[IX[0]][1] == {"a:a": "5.5", "d:a": "5"}   # 5.5 cleared; 5 after it: too old
     assert [m[3] for m in heard] == ["1", "2", "3", "4"]
     replies, (keys, _), (heard, _) = run_both(
         SEQUENCES["a batch of moves: every version published, in order"])
@@ -155,9 +177,9 @@ def test_a_key_of_another_type_is_refused_on_both():
     (lua_client, lua), (py_client, python) = twins()
     for client, scripts in ((lua_client, lua), (py_client, python)):
         client.set(f"{P}:m:a:ver", 0)
-        client.set(f"{P}:automated", "not a set")
+        client.set(f"{P}:m:a:idem", "not a hash")
         with pytest.raises(redis.ResponseError, match="WRONGTYPE"):
-            scripts["commit"](keys=KEYS, args=commit_args(0, 1, '{"v":1}', 1))
+            scripts["commit"](keys=KEYS, args=commit_args(0, 1, '{"v":1}', "0:k"))
     assert snapshot(py_client)[f"{P}:m:a:ver"] == snapshot(lua_client)[f"{P}:m:a:ver"]
 
 
@@ -167,7 +189,7 @@ def test_a_watched_key_a_commit_writes_fails_the_watching_transaction():
     client.set(f"{P}:m:a:ver", 0)
     with client.pipeline() as pipe:
         pipe.watch(f"{P}:m:a:live")
-        assert python["commit"](keys=KEYS, args=commit_args(0, 1, '{"v":1}', 1)) == 1
+        assert python["commit"](keys=KEYS, args=commit_args(0, 1, '{"v":1}')) == 1
         pipe.multi()
         pipe.set(f"{P}:m:a:live", "stale")
         with pytest.raises(redis.WatchError):
@@ -190,6 +212,6 @@ def test_a_keyspace_listener_gets_the_lua_script():
     client.set(f"{P}:m:a:ver", 0)
     sub = client.pubsub(ignore_subscribe_messages=True)
     sub.psubscribe("__keyspace@0__:*")
-    assert python["commit"](keys=KEYS, args=commit_args(0, 1, '{"v":1}', 1)) == 1
+    assert python["commit"](keys=KEYS, args=commit_args(0, 1, '{"v":1}')) == 1
     channels = {m["channel"] for m in drain(sub)}
     assert f"__keyspace@0__:{P}:m:a:live" in channels
