@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 
+from referee.service.store import match_key
+
 DEBUG_BYTES = 1024
 
 
@@ -38,7 +40,8 @@ class DebugTexts:
         self.redis, self.prefix = redis, prefix
 
     def _key(self, match_id: str) -> str:
-        return f"{self.prefix}:debug:{match_id}"
+        # named as every per-match key is (the match's hash tag), beside its other parts
+        return match_key(self.prefix, match_id, "debug")
 
     def _public_key(self, bot_id: str) -> str:
         return f"{self.prefix}:bot:{bot_id}:debug_public"

@@ -15,23 +15,11 @@ from arena.netguard import AddressPolicy, resolve
 from tests.api.helpers import wait_until
 from tests.arena.helpers import arena_match, finished, register
 from tests.arena.rawserver import RawServer, http_answer
-from tests.support.bots import BotServer
 
 LOOPBACK = AddressPolicy.from_setting("127.0.0.0/8")
 MARK = "PRIVATE-BOT-BYTES-7731"
 
 
-@pytest.fixture
-def bots():
-    started = []
-
-    def make(*args, **kwargs):
-        bot = BotServer(*args, **kwargs)
-        started.append(bot)
-        return bot
-    yield make
-    for bot in started:
-        bot.stop()
 
 
 def _no_constants(name):

@@ -5,25 +5,11 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
 from tests.arena.helpers import arena_match, finished, register
 from tests.conftest import account_client
-from tests.support.bots import BotServer
 
 
-@pytest.fixture
-def bots():
-    """Bot servers started by a test, stopped afterwards."""
-    started = []
-
-    def make(*args, **kwargs):
-        bot = BotServer(*args, **kwargs)
-        started.append(bot)
-        return bot
-    yield make
-    for bot in started:
-        bot.stop()
 
 
 def _registry(app):

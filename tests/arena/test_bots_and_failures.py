@@ -6,26 +6,9 @@ import pytest
 
 from tests.api.helpers import wait_until
 from tests.arena.helpers import arena_match, finished, register
-from tests.support.bots import BotServer
 from tests.support.protocol import errors
 
 
-@pytest.fixture
-def bots():
-    """Bot servers started by a test, stopped afterwards."""
-    started = []
-
-    def make(*args, **kwargs):
-        bot = BotServer(*args, **kwargs)
-        started.append(bot)
-        return bot
-
-    yield make
-    for bot in started:
-        try:
-            bot.stop()
-        except OSError:
-            pass
 
 
 def test_registration_checks_health_and_returns_a_secret(client, bots):

@@ -24,6 +24,18 @@ def _free_ports(count: int, first: int = 7100, last: int = 7199) -> list[int]:
     raise RuntimeError("no free ports for a local Redis Cluster")
 
 
+def wait_answering(port: int, seconds: float = 10) -> None:
+    """Wait until a redis-server (or sentinel) on loopback `port` answers PING."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if redis.Redis(port=port, socket_timeout=1).ping():
+                return
+        except redis.RedisError:
+            time.sleep(0.05)
+    raise RuntimeError(f"redis-server on {port} did not start")
+
+
 def _free(port: int) -> bool:
     with socket.socket() as sock:
         return sock.connect_ex(("127.0.0.1", port)) != 0
@@ -61,14 +73,7 @@ class LocalCluster:
              "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "1500",
              "--save", "", "--appendonly", "no", "--dir", str(home)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                if redis.Redis(port=port, socket_timeout=1).ping():
-                    return
-            except redis.RedisError:
-                time.sleep(0.05)
-        raise RuntimeError(f"redis-server on {port} did not start")
+        wait_answering(port)
 
     def node(self, port: int) -> redis.Redis:
         """A plain client of one node."""

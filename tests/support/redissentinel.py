@@ -11,7 +11,7 @@ from pathlib import Path
 
 import redis
 
-from tests.support.rediscluster import _free_ports
+from tests.support.rediscluster import _free_ports, wait_answering
 
 SERVICE = "referee"
 """The Sentinel service name of the primary."""
@@ -56,14 +56,7 @@ class LocalSentinel:
     def _run(self, args: list, port: int) -> None:
         self.procs.append(subprocess.Popen(args, stdout=subprocess.DEVNULL,
                                            stderr=subprocess.DEVNULL))
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                if redis.Redis(port=port, socket_timeout=1).ping():
-                    return
-            except redis.RedisError:
-                time.sleep(0.05)
-        raise RuntimeError(f"redis-server on {port} did not start")
+        wait_answering(port)
 
     def stop(self) -> None:
         """Stop every process and remove their files."""
