@@ -120,8 +120,9 @@ def _null_or_ref(prop: dict) -> None:
     branches = prop["anyOf"]
     if not any("$ref" in b for b in branches if isinstance(b, dict)):
         return
-    prop["anyOf"] = [copy.deepcopy(NULL_BRANCH) if isinstance(b, dict) and b.get("nullable") and "$ref" not in b
-                     else b for b in branches]
+    prop["anyOf"] = [copy.deepcopy(NULL_BRANCH)
+                     if isinstance(b, dict) and b.get("nullable") and "$ref" not in b else b
+                     for b in branches]
     if prop.get("type") == "object" and prop.get("additionalProperties") in ({}, True):
         del prop["type"], prop["additionalProperties"]
 

@@ -17,12 +17,6 @@ VIEW_REF = {"allOf": [{"$ref": "#/components/schemas/View"}]}
 """A `view` field documented as its game's view schema (the `View` component)."""
 
 
-MOVE_OBJECT = {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
-               "additionalProperties": True}
-"""A move as a request carries it: an object with a `type` and its own fields (a bare
-`type: object` generated `Record<string, never>` in TypeScript, which no move is)."""
-
-
 class _Open(Schema):
     """A schema whose free-form parts (views, results) pass through as given."""
 
@@ -223,8 +217,9 @@ class ChancePromptSchema(PromptSchema):
 
 
 class MoveSubmitSchema(_Open):
-    move = fields.Raw(required=True, metadata={**MOVE_OBJECT,
-                                               "description": "a move object with a 'type'"})
+    move = fields.Raw(required=True, metadata={   # open: a bare object is Record<string, never>
+        "type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
+        "additionalProperties": True, "description": "a move object with a 'type'"})
     expected_version = fields.Integer(load_default=None, allow_none=True,
                                       metadata={"description": "reject unless the match is "
                                                                "at this version"})
