@@ -424,7 +424,8 @@ class ProtocolDocument(MethodView):
     @requires(ANYONE)
     @protocol_blp.doc(responses={"200": {
         "description": "an OpenAPI 3 document",
-        "content": {"application/json": {"schema": {"type": "object"}}}}})
+        "content": {"application/json": {"schema": {"type": "object",
+                                                    "additionalProperties": True}}}}})
     def get(self):
         """Bot protocol v1 as an OpenAPI 3 document (the endpoints a bot serves)"""
         return jsonify(protocol_openapi(service().games))

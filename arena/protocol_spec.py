@@ -25,6 +25,9 @@ _SIGNED = [
 _INT = {"type": "integer"}
 _MS = {"type": "integer", "minimum": 1}
 _STR = {"type": "string"}
+_OPEN = {"type": "object", "additionalProperties": True}
+"""An object of any fields: a bare `{type: object}` generated `Record<string, never>` in
+TypeScript (openapi-typescript), an object no field may be in."""
 
 
 def _closed(description: str, properties: dict, optional=()) -> dict:
@@ -41,8 +44,8 @@ _RESULT = {
         "ranks": {"type": "array", "items": {"type": "integer", "minimum": 1},
                   "description": "per seat, 1 the best; a forfeiting seat ranks last"},
         "termination": {"type": "string", "description": "rules, forfeit, capped, …"},
-        "details": {"type": "object", "description": "the game's own breakdown"},
-        "failures": {"type": "object", "description": "per seat (a string key), the failure "
+        "details": {**_OPEN, "description": "the game's own breakdown"},
+        "failures": {**_OPEN, "description": "per seat (a string key), the failure "
                                                       "record: code, and our own figures"}}}
 
 _BASE_MOVE = {
@@ -79,14 +82,14 @@ _SCHEMAS = {
         "game": _STR, "rules_version": _STR,
         "seat": {"type": "integer", "minimum": 0, "description": "your seat"},
         "players": {"type": "integer", "minimum": 1},
-        "options": {"type": "object", "description": "the match's options as given (defaults "
+        "options": {**_OPEN, "description": "the match's options as given (defaults "
                                                      "not filled in)"},
         "seats": {"type": "array", "items": {"type": ["string", "null"]},
                   "description": "each seat's public name"},
         "limits": _closed("The match's time limits", {
             "move_ms": _MS, "bank_ms": {"type": "integer", "minimum": 0}, "start_ms": _MS})}),
     "MoveAnswer": {"type": "object", "required": ["move"], "properties": {"move": {
-        "type": "object", "required": ["type"], "properties": {"type": _STR},
+        **_OPEN, "required": ["type"], "properties": {"type": _STR},
         "description": "one of legal_moves (its decision kind's `<game>.<kind>.Move`)"},
         "debug": {**_STR, "description": "optional: what the bot thought (at most 1 KiB of "
                   "UTF-8 kept, longer is cut and marked); kept apart from the move, shown only "

@@ -89,6 +89,12 @@ def problem_responses(spec: dict) -> dict:
     return spec
 
 
+NULL_BRANCH = {"type": "object", "nullable": True, "enum": [None]}
+"""The `null` branch of a nullable `$ref` (`anyOf: [ref, NULL_BRANCH]`): null and nothing else.
+apispec writes `{type: object, nullable: true}`, which any object matches: openapi-typescript
+made it `Record<string, never> | null`, so `{}` type-checked as a seeded move or commitment."""
+
+
 def _strict_property(prop: dict) -> None:
     """One property as the server treats it: a nullable `allOf`/`anyOf` field (apispec
     writes `anyOf: [ref, {nullable}]` beside `type: object`) is nullable itself, and a
@@ -97,12 +103,28 @@ def _strict_property(prop: dict) -> None:
     branches = prop.get("anyOf") or ()
     if any(isinstance(b, dict) and b.get("nullable") for b in branches):
         prop["nullable"] = True
+        _null_or_ref(prop)
     if "default" in prop:
         default = prop.pop("default")
-        if default is not None:   # null: omitted means "not given", as the text says
-            text = prop.get("description", "").rstrip().rstrip(".")
-            said = f"default {json.dumps(default)}"
+        said = f"default {json.dumps(default)}"
+        text = prop.get("description", "").rstrip().rstrip(".")
+        if default is not None and said not in text:   # null: omitted means "not given"
             prop["description"] = f"{text}; {said}" if text else said.capitalize()
+
+
+def _null_or_ref(prop: dict) -> None:
+    """`anyOf: [ref, {type: object, nullable}]`: the referenced schema or null, exactly.
+    The `type: object` and open `additionalProperties` apispec puts beside a view's `anyOf`
+    went into the generated union as `{[key: string]: unknown}`, so `view.game` was
+    `unknown` instead of the View's discriminator."""
+    branches = prop["anyOf"]
+    if not any("$ref" in b for b in branches if isinstance(b, dict)):
+        return
+    prop["anyOf"] = [copy.deepcopy(NULL_BRANCH)
+                     if isinstance(b, dict) and b.get("nullable") and "$ref" not in b else b
+                     for b in branches]
+    if prop.get("type") == "object" and prop.get("additionalProperties") in ({}, True):
+        del prop["type"], prop["additionalProperties"]
 
 
 def strict_schemas(spec: dict) -> dict:

@@ -11,6 +11,9 @@ the writer and the reader from the schema once:
 - a list is `[v1,v2,...]`; null is `~`; a boolean `1` or `0`; an integer in decimal (any
   size: a 63-bit seed is exact); a string as it is, its characters outside
   `A-Z a-z 0-9 _ . - ! * ; = + @ $ / ? & ^ | < > #` as `%XX` (UTF-8), and `""` if empty;
+- a value of a list the schema fixes (an `enum`, or the keys a mapping may have) is the
+  initials of its words (`extra_take_white` is `etw`, `white` is `w`) when no two values of
+  that list share them, else as a string; the full name is read too;
 - where the schema allows several kinds of object (`oneOf`), one letter says which: `a` the
   first non-null branch, `b` the second...;
 - a value the schema leaves free (an object of any fields) is `'` and its JSON, escaped.
@@ -32,7 +35,10 @@ GRAMMAR = ("`<tag>:` then the state's value, its fields in the state schema's or
            "`(v1,v2,...)`; any other mapping `{key:value,...}`; a list `[v1,...]`; null `~`; "
            "a boolean `1`/`0`; an integer in decimal (any size); a string as it is, characters "
            "outside A-Z a-z 0-9 _ . - ! * ; = + @ $ / ? & ^ | < > # as %XX (UTF-8), `\"\"` if "
-           "empty; where the schema has several kinds of object (oneOf) a letter first (a: "
+           "empty; a value from a list the schema fixes (an enum, or a mapping's possible keys) "
+           "as the initials of its words (extra_take_white: etw, white: w) when no two in "
+           "that list share them, else in full (the full name is read too); where the "
+           "schema has several kinds of object (oneOf) a letter first (a: "
            "the first non-null kind, b: the second...); a value the schema leaves free: `'` "
            "and its JSON, escaped alike.")
 """The notation's rules in one paragraph (served with each game's state schema)."""

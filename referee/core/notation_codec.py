@@ -167,15 +167,35 @@ def _string(schema):
     return _scalar(escape, parse, "a string")
 
 
+def initials(values: list) -> dict | None:
+    """Each string of an enum written as the initials of its words (split at `_`, `-`, a
+    space), when every value is a non-empty string and no two share initials; else None.
+    Names carry most of a position's length (Dschunke's special cards, `extra_take_white`,
+    were a third of it) and the schema that lists them is served beside the text."""
+    if not values or not all(isinstance(v, str) and v for v in values):
+        return None
+    short = {value: "".join(word[0] for word in _WORDS.split(value) if word) for value in values}
+    if "" in short.values() or len(set(short.values())) != len(values):
+        return None
+    return {value: escape(code) for value, code in short.items()}
+
+
+_WORDS = re.compile("[_\\- ]")
+
+
 def _enum(values: list):
+    codes = initials([v for v in values if v is not None]) or {}
     tokens = {}
     for value in values:
-        tokens[_token(value)] = value
+        tokens[codes.get(value) or _token(value)] = value
     if len(tokens) != len(values):
         raise ValueError(f"enum values that write alike: {values}")
+    # the full names are read too: a text written by hand, or before initials
+    names = {_token(v): v for v in values if _token(v) not in tokens}
 
     def write(value, out):
-        out.append(_token(value))
+        code = codes.get(value) if isinstance(value, str) else None
+        out.append(code or _token(value))
 
     def read(reader):
         start = reader.at
@@ -183,10 +203,12 @@ def _enum(values: list):
             reader.at += 1
             return None
         token = reader.token()
-        if token not in tokens:
-            reader.at = start
-            raise reader.fail("one of " + ", ".join(tokens))
-        return tokens[token]
+        if token in tokens:
+            return tokens[token]
+        if token in names:
+            return names[token]
+        reader.at = start
+        raise reader.fail("one of " + ", ".join(tokens))
     return write, read
 
 
@@ -262,7 +284,7 @@ def _object(schema):
         keys = schema.get("propertyNames", {}).get("enum")
         if keys is not None and required == set(keys):
             return _fixed(list(keys), [extra] * len(keys))
-        return _keyed(extra)
+        return _keyed(extra, initials(keys or []) or {})
     return _free()
 
 
@@ -293,16 +315,18 @@ def _fixed(keys: list, schemas: list):
     return write, read
 
 
-def _keyed(schema: dict):
-    """A mapping of any of its keys: `{key:value,...}`, in its own order."""
+def _keyed(schema: dict, codes: dict):
+    """A mapping of any of its keys: `{key:value,...}`, in its own order; keys from a fixed
+    list (`propertyNames` enum) written as `initials` writes that list's values."""
     write_value, read_value = build(schema)
+    keys = {code: key for key, code in codes.items()}
 
     def write(value, out):
         out.append("{")
         for k, (key, item) in enumerate(value.items()):
             if k:
                 out.append(",")
-            out.append(escape(key))
+            out.append(codes.get(key) or escape(key))
             out.append(":")
             write_value(item, out)
         out.append("}")
@@ -314,7 +338,8 @@ def _keyed(schema: dict):
             reader.at += 1
             return value
         while True:
-            key = unescape(reader.token())
+            token = reader.token()
+            key = keys[token] if token in keys else unescape(token)
             reader.expect(":")
             value[key] = read_value(reader)
             if reader.peek("}"):

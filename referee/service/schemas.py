@@ -217,8 +217,9 @@ class ChancePromptSchema(PromptSchema):
 
 
 class MoveSubmitSchema(_Open):
-    move = fields.Raw(required=True, metadata={"type": "object",
-                                               "description": "a move object with a 'type'"})
+    move = fields.Raw(required=True, metadata={   # open: a bare object is Record<string, never>
+        "type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
+        "additionalProperties": True, "description": "a move object with a 'type'"})
     expected_version = fields.Integer(load_default=None, allow_none=True,
                                       metadata={"description": "reject unless the match is "
                                                                "at this version"})

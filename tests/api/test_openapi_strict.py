@@ -64,3 +64,21 @@ def test_validation_errors_are_422(client, path, body):
     """players: 0, and a record whose seed is withheld, are 422 like every other
     validation error (the documented status), never 400."""
     assert client.post(path, json=body).status_code == 422
+
+
+def test_a_nullable_reference_is_it_or_null_and_a_move_is_an_open_object(schemas):
+    """What openapi-typescript showed (tests/clients/test_openapi_typescript.py): apispec's
+    null branch `{type: object, nullable}` let `{}` pass as a seated move or a commitment, a
+    view's open `type: object` made `view.game` unknown, and a bare `type: object` move was
+    `Record<string, never>`, which no move fits."""
+    from referee.api.contract import NULL_BRANCH
+
+    for name, prop in (("CheckRequest", "candidate"), ("CheckRequest", "seed_commitment"),
+                       ("Match", "view"), ("CheckResponse", "error")):
+        branches = schemas[name]["properties"][prop]["anyOf"]
+        assert NULL_BRANCH in branches and len(branches) == 2, (name, prop)
+        assert "type" not in schemas[name]["properties"][prop], (name, prop)
+    move = schemas["MoveSubmit"]["properties"]["move"]
+    assert move["required"] == ["type"] and move["additionalProperties"] is True
+    assert schemas["CheckRequest"]["properties"]["max_moves"]["description"].count(
+        "default 10000") == 1

@@ -53,3 +53,20 @@ def test_a_broken_text_is_refused_with_the_character(text):
 def test_escaping_round_trips():
     for text in ("", "plain_text-1.5", "a,b(c)[d]{e}:f~g'h%i\"j k", "Yínzi: Ming"):
         assert unescape(escape(text)) == text
+
+
+def test_names_from_a_fixed_list_are_written_by_their_initials():
+    """An enum's values and a mapping's fixed keys go in as their words' initials when no two
+    share them (issue 40: Dschunke's card names were a third of a position); a list whose
+    initials collide is written in full; the full names are read as well."""
+    cards = Notation("c", record(stack=list_of(enum("extra_take_white", "bonus_white",
+                                                    "move_strip")),
+                                 ids=list_of(enum("YZ1", "YZ2")),
+                                 stake=mapping(integer(), keys=["white", "brown"])))
+    value = {"stack": ["move_strip", "extra_take_white", "bonus_white"], "ids": ["YZ2"],
+             "stake": {"brown": 2}}
+    assert cards.encode(value) == "c:([ms,etw,bw],[YZ2],{b:2})"
+    assert cards.decode("c:([ms,etw,bw],[YZ2],{b:2})") == value
+    assert cards.decode("c:([move_strip,etw,bonus_white],[YZ2],{brown:2})") == value
+    with pytest.raises(InvalidState):
+        cards.decode("c:([mx],[YZ2],{})")
