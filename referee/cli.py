@@ -57,7 +57,8 @@ def _worker(args) -> None:
 
 BENCHES = {"targets": "referee.bench.targets", "playouts": "referee.bench.playouts",
            "http": "referee.bench.http", "polls": "referee.bench.polls", "arena": "arena.bench",
-           "load": "referee.bench.load", "many": "referee.bench.many"}
+           "load": "referee.bench.load", "many": "referee.bench.many",
+           "scale": "referee.bench.scale"}
 """`referee bench NAME`: the module whose `main(argv)` prints that benchmark's figures."""
 
 
