@@ -14,13 +14,15 @@ def _serve(args) -> None:
     from werkzeug.serving import make_server
 
     from referee.root import create_app
+    from referee.serve_errors import ProblemRequestHandler
     from referee.service.config import Settings
 
     app = create_app()
     settings = Settings()
     where = "embedded in-process store (lost when this process exits)" if settings.embedded \
         else f"Redis at {settings.redis_url}"
-    server = make_server(args.host, args.port, app, threaded=True)
+    server = make_server(args.host, args.port, app, threaded=True,
+                         request_handler=ProblemRequestHandler)
     print(f"referee {_version()} serving http://{args.host}:{server.port}/v1 "
           f"(OpenAPI: /v1/openapi.json) with the {where}; open "
           f"http://{args.host}:{server.port}/ to watch", flush=True)

@@ -31,12 +31,17 @@ DETAIL_CHARS = 200
 """Longest detail quoted from gunicorn's message (it can hold part of the request line)."""
 
 
+def problem_body(status: int, detail: str) -> bytes:
+    """A problem detail for a refusal made before the app: our code for `status`, `detail`
+    cut to DETAIL_CHARS."""
+    code = CODES.get(status, f"http.{status}")
+    return json.dumps({"type": f"/v1/problems#{code}", "title": code, "status": status,
+                       "detail": detail[:DETAIL_CHARS], "code": code}).encode()
+
+
 def problem_bytes(status: int, reason: str, message: str) -> bytes:
     """The whole HTTP answer gunicorn writes for `status`, as a problem detail."""
-    code = CODES.get(status, f"http.{status}")
-    detail = (message or reason)[:DETAIL_CHARS]
-    body = json.dumps({"type": f"/v1/problems#{code}", "title": code, "status": status,
-                       "detail": detail, "code": code}).encode()
+    body = problem_body(status, message or reason)
     head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
             f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n")
     return head.encode("latin-1", "replace") + body

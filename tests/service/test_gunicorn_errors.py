@@ -1,5 +1,5 @@
-"""What gunicorn refuses by itself (414, 431, 400) is a problem detail like every other error
-(issue 42), against a real gunicorn with the README's settings on loopback."""
+"""What the server refuses by itself (414, 431, 400) is a problem detail like every other error
+(issue 42): a real gunicorn with the README's settings, and `referee serve`, on loopback."""
 
 from __future__ import annotations
 
@@ -14,15 +14,26 @@ from referee.bench.servers import gunicorn_args
 from tests.support.http import BIN, free_port, start_process, stop_process, wait_for_http
 
 
-@pytest.fixture(scope="module")
-def server():
-    """One gunicorn worker (gevent, the settings module) on the embedded store."""
+LIMITS = {
+    # server: (longest request line, most header fields, longest header field) it reads
+    "gunicorn": (gunicorn_conf.LIMIT_REQUEST_LINE, gunicorn_conf.LIMIT_REQUEST_FIELDS,
+                 gunicorn_conf.LIMIT_REQUEST_FIELD_SIZE),
+    "serve": (65_536, 100, 65_536),   # Python's http.server, under werkzeug's handler
+}
+
+
+@pytest.fixture(scope="module", params=sorted(LIMITS))
+def server(request):
+    """(port, limits) of one gunicorn worker (gevent, the settings module) or of `referee
+    serve`, on the embedded store."""
     port = free_port()
-    api = start_process([f"{BIN}/gunicorn", *gunicorn_args(1), "-b", f"127.0.0.1:{port}",
-                         "referee.root:create_app()"], env_extra={"REDIS_URL": ""})
+    command = ([f"{BIN}/gunicorn", *gunicorn_args(1), "-b", f"127.0.0.1:{port}",
+                "referee.root:create_app()"] if request.param == "gunicorn"
+               else [f"{BIN}/referee", "serve", "--port", str(port)])
+    api = start_process(command, env_extra={"REDIS_URL": ""})
     try:
         wait_for_http(f"http://127.0.0.1:{port}/v1/health", timeout=60, proc=api)
-        yield port
+        yield port, LIMITS[request.param]
     finally:
         output = stop_process(api)
         assert "Traceback" not in output, output
@@ -56,29 +67,31 @@ def _is_problem(status, headers, body, code):
 
 
 def test_a_request_line_over_the_limit_is_414_problem(server):
-    path = "/v1/games?q=" + "a" * gunicorn_conf.LIMIT_REQUEST_LINE
-    _is_problem(*_get(server, path), "request.uri_too_long")
+    port, (line, _, _) = server
+    _is_problem(*_get(port, "/v1/games?q=" + "a" * line), "request.uri_too_long")
 
 
 def test_a_long_uri_under_the_limit_reaches_the_app(server):
     """8,000 bytes: over gunicorn's default limit (4094), under ours; the app answers."""
-    status, headers, body = _get(server, "/v1/games/" + "a" * 8_000)
+    status, headers, body = _get(server[0], "/v1/games/" + "a" * 8_000)
     assert (status, body["code"]) == (404, "game.unknown"), body
     assert headers["content-type"] == "application/problem+json"
 
 
 def test_too_many_header_fields_is_431_problem(server):
-    fields = "".join(f"X-F{i}: 1\r\n" for i in range(gunicorn_conf.LIMIT_REQUEST_FIELDS + 1))
-    _is_problem(*_get(server, "/v1/health", fields), "request.headers_too_large")
+    port, (_, fields, _) = server
+    extra = "".join(f"X-F{i}: 1\r\n" for i in range(fields + 1))
+    _is_problem(*_get(port, "/v1/health", extra), "request.headers_too_large")
 
 
 def test_a_header_field_over_the_limit_is_431_problem(server):
-    field = "X-Big: " + "b" * gunicorn_conf.LIMIT_REQUEST_FIELD_SIZE + "\r\n"
-    _is_problem(*_get(server, "/v1/health", field), "request.headers_too_large")
+    port, (_, _, size) = server
+    field = "X-Big: " + "b" * size + "\r\n"
+    _is_problem(*_get(port, "/v1/health", field), "request.headers_too_large")
 
 
 def test_an_unreadable_request_line_is_400_problem(server):
-    status, headers, body = _raw(server, b"NOT HTTP AT ALL\r\n\r\n")
+    status, headers, body = _raw(server[0], b"GET / HTTP/x.y\r\n\r\n")
     _is_problem(status, headers, json.loads(body), "request.malformed")
 
 
