@@ -37,8 +37,9 @@ from referee.bench.cluster import LocalCluster
 from referee.bench.servers import (README_WORKERS, Server, delete_keys, gunicorn_args,
                                    service_env, start_gunicorn, stop)
 
-BENCH_PORTS = (7200, 7299)
-"""Where the benchmark's cluster listens (the tests' clusters use 7100-7199)."""
+BENCH_PORTS = (7300, 7399)
+"""Where the benchmark's cluster listens (the tests' cluster uses 7100-7199, their Sentinel
+set-up 7200-7299)."""
 
 
 WAIT_MS = 1000
