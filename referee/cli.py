@@ -14,13 +14,15 @@ def _serve(args) -> None:
     from werkzeug.serving import make_server
 
     from referee.root import create_app
+    from referee.serve_errors import ProblemRequestHandler
     from referee.service.config import Settings
 
     app = create_app()
     settings = Settings()
     where = "embedded in-process store (lost when this process exits)" if settings.embedded \
         else f"Redis at {settings.redis_url}"
-    server = make_server(args.host, args.port, app, threaded=True)
+    server = make_server(args.host, args.port, app, threaded=True,
+                         request_handler=ProblemRequestHandler)
     print(f"referee {_version()} serving http://{args.host}:{server.port}/v1 "
           f"(OpenAPI: /v1/openapi.json) with the {where}; open "
           f"http://{args.host}:{server.port}/ to watch", flush=True)
@@ -57,7 +59,8 @@ def _worker(args) -> None:
 
 BENCHES = {"targets": "referee.bench.targets", "playouts": "referee.bench.playouts",
            "http": "referee.bench.http", "polls": "referee.bench.polls", "arena": "arena.bench",
-           "load": "referee.bench.load", "many": "referee.bench.many"}
+           "load": "referee.bench.load", "many": "referee.bench.many",
+           "scale": "referee.bench.scale"}
 """`referee bench NAME`: the module whose `main(argv)` prints that benchmark's figures."""
 
 

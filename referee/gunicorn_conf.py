@@ -1,6 +1,7 @@
 """gunicorn settings of the README's deployment (`gunicorn -c python:referee.gunicorn_conf ...`):
 one gevent worker per CPU unless told otherwise; each worker freezes what it loaded before it
-serves, and collects young garbage less often.
+serves, and collects young garbage less often; the request line and header limits are
+stated, and what gunicorn refuses by itself is answered as a problem detail.
 
 A gevent worker keeps a CPU busy by itself under load (its requests wait in greenlets, not
 threads), so more workers than CPUs only make them take turns on the CPUs. On 2 CPUs
@@ -27,6 +28,20 @@ from __future__ import annotations
 import gc
 import math
 import os
+
+LIMIT_REQUEST_LINE = 8190
+"""Longest request line (method, URI, version) a worker reads: gunicorn's most (its default
+is 4094); longer is 414 request.uri_too_long, written as a problem detail
+(referee/gunicorn_errors.py). No route needs more: ids are short, queries few."""
+LIMIT_REQUEST_FIELDS = 100
+"""Most header fields a request may have (gunicorn's default); more is 431."""
+LIMIT_REQUEST_FIELD_SIZE = 8190
+"""Longest header field, name and value (gunicorn's default and most); longer is 431
+request.headers_too_large."""
+
+limit_request_line = LIMIT_REQUEST_LINE
+limit_request_fields = LIMIT_REQUEST_FIELDS
+limit_request_field_size = LIMIT_REQUEST_FIELD_SIZE
 
 YOUNG_THRESHOLD = 7_000
 """Allocations (net of frees) between young collections; Python's default is 700."""
@@ -107,8 +122,12 @@ workers = default_workers()
 
 
 def post_worker_init(worker) -> None:
-    """gunicorn's hook, in each worker once its app is loaded: collect what loading left as
-    garbage, freeze the rest, and collect young garbage less often."""
+    """gunicorn's hook, in each worker once its app is loaded: its own refusals (414, 431,
+    400) become problem details; collect what loading left as garbage, freeze the rest, and
+    collect young garbage less often."""
+    from referee import gunicorn_errors
+
+    gunicorn_errors.install()
     gc.collect()
     gc.freeze()
     _, middle, old = gc.get_threshold()

@@ -30,10 +30,13 @@ HTTP_CODES = {
     406: "http.not_acceptable",
     409: "http.conflict",
     413: "request.too_large",
+    414: "request.uri_too_long",
     415: "request.unsupported_media_type",
     422: "request.invalid",
     429: "rate.limited",
+    431: "request.headers_too_large",
     500: "server.error",
+    501: "request.unsupported_encoding",
     503: "server.unavailable",
 }
 """Codes for errors raised by HTTP machinery rather than by the rules or the service."""
@@ -90,6 +93,12 @@ CATALOGUE = {
     "request.malformed_json": "The body is not valid JSON.",
     "request.invalid": "The body or query does not match the endpoint's schema.",
     "request.too_large": "The body is larger than the service accepts.",
+    "request.uri_too_long": "The request line (method and URI) is longer than the server "
+                            "reads (8190 bytes behind the documented gunicorn).",
+    "request.headers_too_large": "The request has more header fields (100) or a longer one "
+                                 "(8190 bytes) than the server reads.",
+    "request.unsupported_encoding": "The request's transfer coding is not one the server "
+                                    "takes.",
     "http.not_found": "No such endpoint.",
     "http.method_not_allowed": "The endpoint does not take this method.",
     "server.error": "A fault of the service, logged on our side; not caused by the request.",

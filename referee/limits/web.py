@@ -156,6 +156,20 @@ def document_429(app):
     return step
 
 
+def counter_prefix(key_prefix: str) -> str:
+    """Where a deployment's rate-limit counters live in Redis: `<REFEREE_PREFIX>:rl:…`."""
+    return f"{key_prefix}:rl"
+
+
+def storage_options(settings) -> dict:
+    """The limits library's storage options: on Redis, its keys under the deployment's
+    prefix. The library puts its own `LIMITS:` before every key by default, so a
+    deployment's cleanup (`<prefix>:*`) or a second deployment on the same Redis never saw
+    the counters; its RedisStorage (and the Sentinel and Cluster ones) take `key_prefix`.
+    The memory storage of the embedded default is this process's own: nothing to name."""
+    return {"key_prefix": counter_prefix(settings.key_prefix)} if settings.redis_url else {}
+
+
 def install(app, service, quotas) -> Limiter | None:
     """The limiter and the active-match ceiling on `app` (call after the hooks that identify
     the caller, before any that reads the body); None when REFEREE_RATE_LIMITS is off."""
@@ -166,7 +180,7 @@ def install(app, service, quotas) -> Limiter | None:
         return None
     limiter = Limiter(address_identity, default_limits=_limits(settings),
                       storage_uri=settings.redis_url or "memory://",
-                      key_prefix=f"{settings.key_prefix}:rl", strategy=STRATEGY,
+                      storage_options=storage_options(settings), strategy=STRATEGY,
                       headers_enabled=False)
     limiter.init_app(app)
     app.extensions["referee.limiter"] = limiter

@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.service.bigint import SeedField
+from referee.service.boundedlist import BoundedList
 from referee.service.defaults import MAX_MOVES, MAX_MOVES_BOUNDS
 from referee.service.seatfield import SeatField, chance_mode
 from referee.service.schemas import VIEW_REF, DecisionSchema
@@ -14,6 +15,10 @@ LOG_EXTRAS = ("type", "version", "at", "by", "latency_ms", "owner", "sealed", "h
               "failure")
 """Fields of a log entry (`GET …/log`, a JSONL `move` line) a check reads and ignores, so a
 record's entries are checked as they come; any other unknown field is refused."""
+
+
+MAX_CHECK_MOVES = 20_000
+"""Most moves one check replays; more is refused (422 request.invalid) before any is read."""
 
 
 class _Ordered(Schema):
@@ -87,11 +92,13 @@ class StartSchema(_Ordered):
 
 
 class CheckRequestSchema(StartSchema):
-    moves = fields.List(fields.Nested(SeatedMoveSchema), load_default=list,
-                        validate=validate.Length(max=20_000),
+    moves = BoundedList(fields.Nested(SeatedMoveSchema), load_default=list,
+                        max_items=MAX_CHECK_MOVES,
                         metadata={"description": "{seat, move} each; a log entry as `GET "
                                                  "…/log` or the JSONL export gives it is "
-                                                 "taken as it is (its other fields ignored)"})
+                                                 "taken as it is (its other fields ignored); "
+                                                 f"at most {MAX_CHECK_MOVES}, counted before "
+                                                 "any is read"})
     candidate = fields.Nested(SeatedMoveSchema, load_default=None, allow_none=True)
     view_seat = fields.Integer(load_default=None, allow_none=True,
                                validate=validate.Range(min=-1),

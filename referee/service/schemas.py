@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.service.bigint import SeedField
+from referee.service.boundedlist import BoundedList
 from referee.service.seatfield import SeatField, chance_mode
 from referee.service.defaults import (MAX_MOVES, MAX_MOVES_BOUNDS, REMOTE_MOVE_S,
                                       REMOTE_MOVE_S_BOUNDS)
@@ -109,8 +110,8 @@ class DecisionSchema(_Open):
 
 class MatchCreateSchema(_Open):
     game = fields.String(required=True)
-    seats = fields.List(fields.String(validate=validate.Length(min=1)), required=True,
-                        validate=validate.Length(min=1, max=16),
+    seats = BoundedList(fields.String(validate=validate.Length(min=1)), required=True,
+                        min_items=1, max_items=16,
                         metadata={"description": "one per seat: 'remote', 'builtin:random', or "
                                                  "'bot:<id>' (a registered bot; unrated)"})
     options = fields.Dict(load_default=dict)

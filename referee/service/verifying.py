@@ -16,7 +16,8 @@ from referee.core.versions import check_readable
 from referee.service import checks
 from referee.service.bigint import SeedField
 from referee.service.checkschemas import SeatedMoveSchema
-from referee.service.defaults import MAX_MOVES
+from referee.service.boundedlist import BoundedList
+from referee.service.defaults import MAX_MOVES, MAX_MOVES_BOUNDS
 from referee.service.seatfield import chance_mode
 from referee.service.seeds import verify
 
@@ -62,7 +63,11 @@ class RecordSchema(Schema):
     seed = SeedField(load_default=None, allow_none=True)
     seed_commitment = fields.Dict(load_default=None, allow_none=True)
     limits = fields.Dict(load_default=None, allow_none=True)
-    moves = fields.List(fields.Nested(SeatedMoveSchema), required=True)
+    moves = BoundedList(fields.Nested(SeatedMoveSchema), required=True,
+                        max_items=MAX_MOVES_BOUNDS[1],
+                        metadata={"description": "at most a match's largest move cap; an "
+                                                 "item that is not an object is refused "
+                                                 "before any is read"})
     result = fields.Dict(load_default=None, allow_none=True)
     jsonl = fields.String(metadata={"description": "the JSONL export as text, instead of "
                                                    "the other fields"})

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
+import redis
 
 from tests.api.helpers import auth, create
 from tests.api.limits_helpers import MATCH, TINY, assert_limited, limited_app
@@ -118,6 +119,12 @@ def test_counts_live_in_the_shared_redis(needs_real_redis):
         assert apps[0].test_client().post("/v1/games/gops/check", json=body).status_code == 200
         assert apps[1].test_client().post("/v1/games/gops/check", json=body).status_code == 200
         assert_limited(apps[0].test_client().post("/v1/games/gops/check", json=body))
+        # the counters are the deployment's: under its prefix, none under the library's own
+        store = redis.Redis.from_url(needs_real_redis, decode_responses=True)
+        mine = list(store.scan_iter(f"{config['KEY_PREFIX']}:rl:*", count=1000))
+        assert mine and all("addr:127.0.0.1" in key for key in mine), mine
+        assert not [k for k in store.scan_iter("LIMITS:*", count=1000)
+                    if config["KEY_PREFIX"] in k]
     finally:
         for app in apps:
             stop_app(app)
