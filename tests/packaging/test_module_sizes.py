@@ -22,7 +22,6 @@ UNREASONED = {
     "arena/tournaments.py",
     "referee/service/matches.py",
     "referee/service/scripts.py",
-    "referee/web/pages.py",
 }
 
 
