@@ -19,7 +19,6 @@ UNREASONED = {
     "arena/api.py",
     "arena/botclient.py",
     "arena/bots.py",
-    "arena/tournaments.py",
     "referee/service/matches.py",
     "referee/service/scripts.py",
 }
