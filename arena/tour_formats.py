@@ -126,5 +126,17 @@ def sprt_over(tours, tour: dict) -> bool:
         tour["max_matches"]
 
 
+def shown(tours, tour: dict, ids: list[str]) -> dict:
+    """What the tournament's record adds for its format: the sprt's state, the swiss
+    standings, or the ladder's queue (a round robin adds nothing)."""
+    if tour["format"] == "sprt":
+        return {"sprt_state": sprt_state(tours, tour)}
+    if tour["format"] == "swiss":
+        return {"swiss_standings": swiss.standings(swiss_table(tours, tour, ids))}
+    if tour["format"] == "ladder":
+        return {"ladder_queue": ladder_queue(tours, tour, ids)}
+    return {}
+
+
 FILLS = {"ladder": fill_ladder, "sprt": fill_sprt, "swiss": fill_swiss}
 """What `matchmake` runs for each format that starts matches as others end."""

@@ -214,11 +214,7 @@ class Tournaments:
             row["name"] = self.arena.entrant_name(row["entrant"])
         total = tour["planned"] if tour["format"] in ("round_robin", "swiss") else \
             tour["max_matches"]
-        extra = {"sprt_state": tour_formats.sprt_state(self, tour)} if tour["format"] == "sprt" else {}
-        if tour["format"] == "swiss":
-            extra = {"swiss_standings": swiss.standings(tour_formats.swiss_table(self, tour, ids))}
-        if tour["format"] == "ladder":
-            extra = {"ladder_queue": tour_formats.ladder_queue(self, tour, ids)}
+        extra = tour_formats.shown(self, tour, ids)
         return {**tour, "progress": {"matches": len(ids), "finished": len(done), "total": total},
                 "standings": table, "matches": ids, **extra}
 

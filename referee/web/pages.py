@@ -105,9 +105,9 @@ def match(match_id):
     else:
         step = None
     moves = log_entries(match_id, meta.game, None)
+    drawn = board_parts(meta, live, summary, None, step, None, moves)
     return render_template("web/match.html", m=summary, step=step, events=_events_url(match_id),
-                           moves=moves, board=board_parts(meta, live, summary, None, step, None, moves),
-                           debug=_debug_url(meta))
+                           moves=moves, board=drawn, debug=_debug_url(meta))
 
 
 def _debug_url(meta) -> str | None:
