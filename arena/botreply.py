@@ -32,7 +32,6 @@ class BotFault(Exception):
     """What a bot did wrong while we read its answer: its failure record, and for its owner
     `private`."""
 
-
     def __init__(self, record: dict, private: dict | None = None):
         super().__init__(record["code"])
         self.record, self.private = record, private

@@ -52,8 +52,8 @@ class Deadline:
 
 
 class DeadlineSocket(Deadline, socket.socket):
-    pass
+    """A TCP socket bounded by its deadline (an http bot's)."""
 
 
 class DeadlineSSLSocket(Deadline, ssl.SSLSocket):
-    pass
+    """A TLS socket bounded by its deadline (an https bot's: the TLS context's socket class)."""
