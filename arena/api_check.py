@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from arena.api import KEY_REFUSALS, arena, caller, service
+from arena.api_base import KEY_REFUSALS, arena, caller, service
 from arena.botcheck import check_registered
 from arena.schemas import BotCheckSchema
 from referee.service.access import PLAYER, check_owner, requires

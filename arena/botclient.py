@@ -10,212 +10,36 @@ holds only our own words: nothing the bot sent. The first bytes of what it sent 
 A call is `send` then `receive`; the runner sends a bot's request as soon as the commit before
 it landed and reads the answer after its own bookkeeping (arena/driver.py).
 
-The deadline covers connect, send and receive together. A socket's timeout is per
-recv, so a bot dripping one byte at a time would never time out; our sockets re-arm their
-timeout to what is left before every recv and send (status line and headers included; at
-most once a millisecond: REARM_S), and fail at once when nothing is left.
+Connections are arena/botconn.py's. The deadline covers connect, send and receive together
+(arena/deadlinesock.py: sockets that re-arm their timeout to what is left before every recv
+and send). The answer and its failure records are arena/botreply.py's.
 """
 
 from __future__ import annotations
 
-import functools
 import http.client
-import math
-import socket
-import ssl
-import threading
 import time
 from dataclasses import dataclass, field
 
-from referee.service import fastjson, strictjson
-from arena.httpwire import TooLarge, Wire, host_header, request_bytes
+from referee.service import fastjson
+from arena.botreply import PRIVATE_BYTES, Reply  # noqa: F401 (imported from here: driver, bots)
+from arena.botreply import BotFault as _Failure, excerpt as _excerpt, failure as _failure, \
+    ms as _ms, parse as _parse
+# abandon and close are called as botclient's too (bots, botcheck)
+from arena.botconn import _connection, _drop, _host, abandon, close  # noqa: F401
+from arena.httpwire import TooLarge, request_bytes
 from arena.netguard import Target
 from arena.protocol import sign
 
 MAX_RESPONSE_BYTES = 256 * 1024
 """Bot answers larger than this are bad responses (a move is a small object)."""
 
-CONNECT_TIMEOUT = 2.0
-"""Seconds to open a connection to a bot (counted within the call's deadline, too)."""
-
 SIGNATURE_REFUSALS = (401, 403)
 """Statuses that, to a signed request, say "your signature is not one I accept"."""
-
-PRIVATE_BYTES = 300
-"""How much of a bot's failing answer is kept for its owner."""
 
 _ENCODE = fastjson.dumpb
 # orjson (compact, UTF-8): the payload carries the seat's whole view, which the standard
 # library's encoder took some 0.1-0.2 ms to write on every bot move
-
-
-@dataclass
-class Reply:
-    """A bot's answer: the JSON body, or a failure record; the latency; and `private`, what
-    the bot sent with a failure (for its owner only, never in a public record)."""
-
-    body: object = None
-    failure: dict | None = None
-    latency_ms: float = 0.0
-    private: dict | None = None
-    answered: bool = False  # an HTTP status line arrived (the far end speaks HTTP)
-
-
-REARM_S = 0.001
-"""A socket's timeout is set again once this long has passed since it was set for the same
-deadline: the send of a request and the reads of its answer within a millisecond share one
-setting (each is a system call); a deadline is overshot by this much at most."""
-
-
-class _Deadline:
-    """Socket methods that re-arm the timeout to what is left of `deadline` each time (every
-    REARM_S at most)."""
-
-    deadline = math.inf
-    _armed = (math.inf, -math.inf)   # (deadline, time) of the last setting
-
-    def _arm(self) -> None:
-        now = time.monotonic()
-        left = self.deadline - now
-        if left <= 0:
-            raise TimeoutError("the call's deadline has passed")
-        deadline, at = self._armed
-        if deadline != self.deadline or now - at >= REARM_S:
-            self.settimeout(left)
-            self._armed = (self.deadline, now)
-
-    def recv_into(self, *args, **kwargs):
-        self._arm()
-        return super().recv_into(*args, **kwargs)
-
-    def recv(self, *args, **kwargs):
-        self._arm()
-        return super().recv(*args, **kwargs)
-
-    def sendall(self, *args, **kwargs):
-        self._arm()
-        return super().sendall(*args, **kwargs)
-
-    def send(self, *args, **kwargs):
-        self._arm()
-        return super().send(*args, **kwargs)
-
-
-class _DeadlineSocket(_Deadline, socket.socket):
-    pass
-
-
-class _DeadlineSSLSocket(_Deadline, ssl.SSLSocket):
-    pass
-
-
-_tls = ssl.create_default_context()
-_tls.sslsocket_class = _DeadlineSSLSocket
-
-
-class _Connection:
-    """A keep-alive HTTP/1.1 connection to the target's pinned address, with the URL's host
-    as Host; requests and responses go through httpwire (not http.client: see there)."""
-
-    def __init__(self, target: Target):
-        self.target = target
-        self.host = _host(target)
-        self.deadline = math.inf
-        self.sock, self.wire = None, None
-        self.waiting = None   # a Sent whose answer has not been read on this connection
-
-    def connect(self):
-        """Open (and for https, wrap) a deadline socket to the first pinned address that
-        answers."""
-        t = self.target
-        sock = self._dial()
-        try:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            if t.scheme == "https":
-                # CPython bounds the whole handshake by the timeout set here
-                sock.settimeout(max(0.001, self.deadline - time.monotonic()))
-                sock = _tls.wrap_socket(sock, server_hostname=t.host)
-        except BaseException:
-            sock.close()
-            raise
-        sock.deadline = self.deadline
-        self.sock, self.wire = sock, Wire(sock)
-
-    def close(self) -> None:
-        """Close the socket (the next request opens another)."""
-        sock, self.sock, self.wire = self.sock, None, None
-        if sock is not None:
-            sock.close()
-
-    def _dial(self) -> socket.socket:
-        """A connected socket to one of the pinned addresses, tried in order in the time
-        left; the last error if none connects."""
-        error = None
-        for address in self.target.addresses:
-            family = socket.AF_INET6 if ":" in address else socket.AF_INET
-            sock = _DeadlineSocket(family, socket.SOCK_STREAM)
-            try:
-                left = self.deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError("the call's deadline has passed")
-                sock.settimeout(min(CONNECT_TIMEOUT, left))
-                sock.connect((address, self.target.port))
-                return sock
-            except OSError as err:
-                sock.close()
-                error = err
-                if isinstance(err, TimeoutError) and self.deadline <= time.monotonic():
-                    break
-        raise error
-
-    def arm(self, deadline: float) -> None:
-        """Give this call's deadline to the connection (and its socket, if open)."""
-        self.deadline = deadline
-        if self.sock is not None:
-            self.sock.deadline = deadline
-
-
-_local = threading.local()
-
-
-def _connection(target: Target) -> tuple[_Connection, tuple]:
-    """This thread's keep-alive connection to the target (opened on first use).
-
-    Neither requests nor http.client on this hot path: requests cost ~0.5 ms a call on
-    loopback, http.client ~0.2 ms, httpwire a few tens of microseconds (measured with the
-    bench bot)."""
-    pool = getattr(_local, "pool", None)
-    if pool is None:
-        pool = _local.pool = {}
-    key = (target.scheme, target.host, target.port, target.addresses)
-    conn = pool.get(key)
-    if conn is not None and conn.waiting is not None:
-        abandon(conn.waiting)   # its answer would be read as the next request's
-        conn = None
-    if conn is None:
-        conn = pool[key] = _Connection(target)
-    return conn, key
-
-
-def close(target: Target) -> None:
-    """Close this thread's kept-alive connection to the target, if any (botcheck, once done,
-    leaves no socket open to the bot)."""
-    pool = getattr(_local, "pool", None)
-    if pool is not None:
-        for key in [k for k, conn in pool.items() if conn.target == target]:
-            _drop(key)
-
-
-def _drop(key) -> None:
-    conn = _local.pool.pop(key, None)
-    if conn is not None:
-        conn.close()
-
-
-class _Failure(Exception):
-    def __init__(self, record: dict, private: dict | None = None):
-        super().__init__(record["code"])
-        self.record, self.private = record, private
 
 
 @dataclass
@@ -324,45 +148,11 @@ def receive(sent: Sent) -> Reply:
     return sent.reply
 
 
-def abandon(sent: Sent) -> None:
-    """Give up a request whose answer will not be read: its connection goes (the answer would
-    be read as the next one's)."""
-    sent.abandoned = True
-    if sent.reply is None and sent.conn is not None:
-        if _local.pool.get(sent.key) is sent.conn:
-            _drop(sent.key)
-        sent.conn.close()
-
-
-def _failure(sent: Sent, err: Exception) -> Reply:
-    """The failure record for what went wrong with a request (the bot's, never ours)."""
-    answered, latency = bool(sent.answered), _ms(sent.start)
-    if isinstance(err, _Failure):
-        return Reply(failure=err.record, private=err.private, latency_ms=latency,
-                     answered=answered)
-    if isinstance(err, (TimeoutError, socket.timeout)):
-        return Reply(failure={"code": "bot.timeout", "limit_ms": round(sent.timeout_s * 1000)},
-                     latency_ms=latency, answered=answered)
-    if isinstance(err, (OSError, http.client.HTTPException)):
-        return Reply(failure={"code": "bot.unreachable"}, private={"error": type(err).__name__},
-                     latency_ms=latency, answered=answered)
-    # whatever else reading its answer raised: the bot's, not ours
-    return Reply(failure={"code": "bot.bad_response", "detail": "the answer cannot be read"},
-                 private={"error": type(err).__name__}, latency_ms=latency, answered=answered)
-
-
 def _stale(sent: Sent, err: Exception) -> bool:
     """A kept-alive connection the bot had closed: worth one more try on a fresh one."""
     return isinstance(err, (ConnectionError, http.client.RemoteDisconnected,
                             http.client.BadStatusLine)) and \
         sent.reused and not sent.retried and not sent.answered
-
-
-@functools.lru_cache(maxsize=1024)
-def _host(target: Target) -> str:
-    """The Host header for the target's URL (remembered: a request is built every move, and
-    asking this thread's connection for it could give up a request waiting on it)."""
-    return host_header(target.host, target.port, 443 if target.scheme == "https" else 80)
 
 
 def _send(sent: Sent) -> None:
@@ -416,19 +206,3 @@ def _read(sent: Sent) -> tuple[int, bytes]:
     return head[1], data
 
 
-def _parse(data: bytes, latency: float) -> Reply:
-    try:
-        return Reply(body=strictjson.loads(data), latency_ms=latency, answered=True)
-    except Exception as err:  # BadJson, and anything else: the bot's answer, the bot's fault
-        reason = str(err) if isinstance(err, strictjson.BadJson) else "the body is not JSON"
-        return Reply(failure={"code": "bot.bad_response", "detail": reason},
-                     private=_excerpt(data), latency_ms=latency, answered=True)
-
-
-def _excerpt(data: bytes) -> dict:
-    """The first bytes of what a bot sent, as text, for its owner."""
-    return {"body": data[:PRIVATE_BYTES].decode("utf-8", "replace")}
-
-
-def _ms(start: float) -> float:
-    return (time.monotonic() - start) * 1000

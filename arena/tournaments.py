@@ -8,6 +8,8 @@ fewest games, until `max_matches` (arena/ladder.py: games within one, the queue 
 Swiss: `rounds` rounds, each seating entrants of similar points together (arena/swiss.py).
 SPRT: is the candidate better than the baseline? Pairs of duplicate matches until a
 sequential test decides (arena/sprt_tour.py).
+This module keeps the shared lifecycle (create, results, standings, stop); each format's start
+and fill is in arena/tour_formats.py, who sits where in arena/seating.py.
 
 Seeds (issue 11): with no `seed` given, every match seed is derived from the server secret
 (HMAC over the tournament id and the seed index or match index, referee/service/seeds.py), so
@@ -20,100 +22,25 @@ the record shows it to others only once the event is over.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import secrets
 import time
+from math import comb
 
+from arena import sprt_tour, swiss, tour_formats
 from arena.errors import InvalidTournament, TournamentNotFound, TournamentTooLarge
 from arena.limits import resolve as resolve_limits
 from arena.leaderboard import result_record
 from arena.ratings import apply, standings
-from arena import ladder, sprt_tour, swiss
-from referee.core.errors import RefereeError
-from referee.core.rng import MAX_SEED, Rng
+# the seating helpers are imported from here too (arena/api.py, sprt_cli.py, tests)
+from arena.seating import (SEATINGS, entrant_seat, name_entrants,  # noqa: F401
+                           round_robin_plan, seatings_of, seats_repeat, seed_group as _group,
+                           table_size)
 from referee.service import defaults
 from referee.service.lease import Lease
 
 FORMATS = ("round_robin", "ladder", "sprt", "swiss")
-
-
-def entrant_seat(entrant: str) -> str:
-    """The seat kind of an entrant: a bot id, or a builtin policy (`builtin:random#2`, the
-    second seat of builtin:random, is `builtin:random`)."""
-    if ":" in entrant:  # builtin:<name>, or another driver's kind (py:<function>)
-        return entrant.split("#", 1)[0]
-    return f"bot:{entrant}"
-
-
-# -- who may enter, and at how many seats (issue 15 item 3) -------------------------------
-# The game's own player-count rule decides, with the tournament's options (Dschunke takes 2
-# only with two_player_variant). A bot is entered once; a builtin may be entered several
-# times to fill seats: its entries become `builtin:random`, `builtin:random#2`, … so the
-# tournament's standings keep them apart. A match that seats one builtin twice cannot be
-# rated on the game's leaderboard (one entrant in two seats): it is played unrated, and the
-# tournament record says how many such matches there are (`unrated_matches`, `note`).
-
-def name_entrants(entrants: list[str]) -> list[str]:
-    """Repeated builtins numbered (`builtin:random`, `builtin:random#2`); bots as given."""
-    seen: dict[str, int] = {}
-    named = []
-    for entrant in entrants:
-        seen[entrant] = seen.get(entrant, 0) + 1
-        repeat = entrant.startswith("builtin:") and seen[entrant] > 1
-        named.append(f"{entrant}#{seen[entrant]}" if repeat else entrant)
-    return named
-
-
-def seats_repeat(entrants: list[str]) -> bool:
-    """True when some seat kind sits twice among these entrants (so the match is unrated)."""
-    kinds = [entrant_seat(e) for e in entrants]
-    return len(set(kinds)) != len(kinds)
-
-
-def _fits(game, players: int, options: dict) -> bool:
-    try:
-        game.check_setup(players, options)
-    except RefereeError:
-        return False
-    return True
-
-
-def table_size(game, asked: int | None, seats: int, options: dict) -> int:
-    """The players at each table: `asked`, if the game takes it with these options (else the
-    game's own error); by default the most the entrants fill among the counts it takes."""
-    if asked is not None:
-        game.check_setup(asked, options)
-        return asked
-    counts = [n for n in game.spec.player_counts() if _fits(game, n, options)]
-    if not counts:
-        raise InvalidTournament(f"{game.spec.title} takes no player count with these options")
-    fitting = [n for n in counts if n <= seats]
-    return max(fitting) if fitting else min(counts)
-
-
-SEATINGS = ("rotations", "permutations")
 TOURNAMENT = defaults.TOURNAMENT
-
-
-def seatings_of(group: tuple, how: str) -> list[tuple]:
-    """Each seating of a table: its cyclic rotations, or every order of its entrants (which
-    also varies who sits after whom, at players! matches instead of players)."""
-    if how == "permutations":
-        return list(itertools.permutations(group))
-    return [group[r:] + group[:r] for r in range(len(group))]
-
-
-def round_robin_plan(entrants: list[str], players: int, seeds: list[int],
-                     how: str = "rotations") -> list[dict]:
-    """Every (table, seed, seating): the seats of each match, in a fixed order."""
-    plan = []
-    for table, group in enumerate(itertools.combinations(entrants, players)):
-        for seed_index, seed in enumerate(seeds):
-            for rotation, seats in enumerate(seatings_of(group, how)):
-                plan.append({"table": table, "seed_index": seed_index, "seed": seed,
-                             "rotation": rotation, "entrants": list(seats)})
-    return plan
 
 
 class Tournaments:
@@ -160,7 +87,7 @@ class Tournaments:
         self.redis.set(self._key(tour["id"]), json.dumps(tour))
         self.redis.zadd(f"{self.prefix}:tours", {tour["id"]: tour["created_at"]})
         if tour["format"] == "round_robin":
-            self._start_round_robin(tour)
+            tour_formats.start_round_robin(self, tour)
         else:
             self.matchmake(tour["id"])
         return self.get(tour["id"])
@@ -201,45 +128,10 @@ class Tournaments:
                                          f"is {settings.tournament_max_matches}")
             return
         per_table = len(seatings_of(tuple(range(players)), spec["seatings"]))
-        count = _comb(len(entrants), players) * spec["seeds_per_table"] * per_table
+        count = comb(len(entrants), players) * spec["seeds_per_table"] * per_table
         if count > settings.tournament_max_matches:
             raise TournamentTooLarge(f"this round robin would need {count} matches; the limit "
                                      f"is {settings.tournament_max_matches}")
-
-    def _start_round_robin(self, tour: dict) -> None:
-        seeds = self._table_seeds(tour)
-        plan = round_robin_plan(tour["entrants"], tour["players"], seeds, tour["seatings"])
-        unrated = sum(seats_repeat(item["entrants"]) for item in plan) if tour["rated"] else 0
-        self._update(tour["id"], planned=len(plan), unrated_matches=unrated,
-                     **({"note": _unrated_note(unrated)} if unrated else {}))
-        for seed_index in range(len(seeds)):  # every member is counted before any can end
-            self.seeds.open_group(_group(tour["id"], seed_index),
-                                  sum(1 for p in plan if p["seed_index"] == seed_index))
-        for index, item in enumerate(plan):
-            try:
-                self._create_match(tour, index, item)
-            except Exception:  # the rest will not be played: their seeds' groups may close
-                for later, missing in enumerate(plan[index:], start=index):
-                    self.seeds.release(_group(tour["id"], missing["seed_index"]),
-                                       f"unplayed:{later}")
-                raise
-
-    def _table_seeds(self, tour: dict) -> list[int]:
-        """The K seeds every table is played on: from the creator's seed if one was given,
-        else from the server secret."""
-        if tour["seed"] is not None:
-            rng = Rng(tour["seed"], "tournament-seeds")
-            return [rng.below(MAX_SEED) for _ in range(tour["seeds_per_table"])]
-        return [self.seeds.derive("tournament", tour["id"], "seed", k)
-                for k in range(tour["seeds_per_table"])]
-
-    def _ladder_draws(self, tour: dict, index: int) -> tuple[Rng, int]:
-        """The seating draw and the match seed of ladder match `index`."""
-        if tour["seed"] is not None:
-            return (Rng(tour["seed"], "ladder", index),
-                    Rng(tour["seed"], "ladder-seed", index).below(MAX_SEED))
-        return (Rng(self.seeds.derive("tournament", tour["id"], "ladder", index)),
-                self.seeds.derive("tournament", tour["id"], "ladder-seed", index))
 
     def _create_match(self, tour: dict, index: int, item: dict, group: str | None = None) -> str:
         labels = {"tournament": tour["id"], "index": index, "entrants": item["entrants"],
@@ -260,78 +152,7 @@ class Tournaments:
             if not held:
                 return 0
             tour = self._load(tid)
-            fill = {"sprt": self._fill_sprt, "swiss": self._fill_swiss}.get(tour["format"],
-                                                                           self._fill_ladder)
-            return fill(tour)
-
-    def _fill_ladder(self, tour: dict) -> int:
-        started = 0
-        while tour["status"] == "running":
-            ids = self.match_ids(tour["id"])
-            running = len(ids) - self.redis.scard(self._key(tour["id"], "done"))
-            if len(ids) >= tour["max_matches"] or running >= tour["concurrency"]:
-                break
-            rng, seed = self._ladder_draws(tour, len(ids))
-            seats = ladder.next_table(self.ladder_queue(tour, ids), tour["players"], rng)
-            self._create_match(tour, len(ids), {"entrants": seats, "seed": seed})
-            started += 1
-        return started
-
-    def _fill_sprt(self, tour: dict) -> int:
-        """SPRT: start pairs until `concurrency` pairs run, the budget is spent or the test
-        has decided."""
-        started = 0
-        while tour["status"] == "running" and self.sprt_state(tour)["result"] is None:
-            ids = self.match_ids(tour["id"])
-            running = len(ids) - self.redis.scard(self._key(tour["id"], "done"))
-            if len(ids) + 2 > tour["max_matches"] or running >= 2 * tour["concurrency"]:
-                break
-            pair = len(ids) // 2
-            group = f"tournament:{tour['id']}:pair:{pair}"
-            self.seeds.open_group(group, 2)
-            for item in sprt_tour.pair_plan(tour, pair, self.seeds.derive):
-                self._create_match(tour, len(self.match_ids(tour["id"])), item, group)
-            started += 2
-        return started
-
-    def _fill_swiss(self, tour: dict) -> int:
-        """Swiss: once every match of the round is over, seat the next round."""
-        ids = self.match_ids(tour["id"])
-        if (tour["status"] != "running" or tour["round"] >= tour["rounds"]
-                or self.redis.scard(self._key(tour["id"], "done")) < len(ids)):
-            return 0
-        table = self._swiss_table(tour, ids)
-        rng, seed = self._ladder_draws(tour, len(ids))
-        tables, byes = swiss.plan_round(tour["entrants"], tour["players"], table, rng,
-                                        tour["round"])
-        byes_now = {**tour["byes"], **{e: tour["byes"].get(e, 0) + 1 for e in byes}}
-        self._update(tour["id"], round=tour["round"] + 1, byes=byes_now)
-        for number, seats in enumerate(tables):
-            seed = self._ladder_draws(tour, len(ids) + number)[1]
-            self._create_match(tour, len(ids) + number, {"entrants": seats, "seed": seed,
-                                                          "table": number})
-        return len(tables)
-
-    def _swiss_table(self, tour: dict, ids: list[str]) -> dict:
-        """Points, matches and byes per entrant from the finished matches' ranks."""
-        raws = self.redis.hmget(self._key(tour["id"], "ranks"), ids) if ids else []
-        played = [{"entrants": self.entrants_of(m), "ranks": json.loads(raw)}
-                  for m, raw in zip(ids, raws) if raw is not None]
-        return swiss.tally(tour["entrants"], played, tour.get("byes") or {})
-
-    def sprt_state(self, tour: dict) -> dict:
-        """The test as it stands: the pairs scored, and the verdict (None while undecided)."""
-        ids = self.match_ids(tour["id"])
-        raws = self.redis.hmget(self._key(tour["id"], "ranks"), ids) if ids else []
-        results = [None if raw is None else {"ranks": json.loads(raw)} for raw in raws]
-        return sprt_tour.state(tour, ids, results)
-
-    def ladder_queue(self, tour: dict, ids: list[str]) -> list[dict]:
-        """The ladder's queue (arena/ladder.py): every entrant by who is seated next."""
-        self.arena.service.store.metas(ids)   # the uncached in one round trip, not one each
-        done = self.redis.smembers(self._key(tour["id"], "done"))
-        running = {i for i, m in enumerate(ids) if m not in done}
-        return ladder.queue(tour["entrants"], [self.entrants_of(m) for m in ids], running)
+            return tour_formats.FILLS.get(tour["format"], tour_formats.fill_ladder)(self, tour)
 
     def match_finished(self, tid: str, match_id: str) -> None:
         """Note a finished match and its result (the standings read that, not the match);
@@ -352,15 +173,9 @@ class Tournaments:
         total = tour["planned"] if tour["format"] in ("round_robin", "swiss") else \
             tour["max_matches"]
         if tour["format"] == "sprt":
-            total = len(self.match_ids(tid)) if self._sprt_over(tour) else total + 1
+            total = len(self.match_ids(tid)) if tour_formats.sprt_over(self, tour) else total + 1
         if done >= total and tour["status"] == "running":
             self._update(tid, status="finished", finished_at=time.time())
-
-    def _sprt_over(self, tour: dict) -> bool:
-        """Whether an sprt will start no more pairs: decided, or no budget for another."""
-        state = self.sprt_state(tour)
-        return state["result"] is not None or len(self.match_ids(tour["id"])) + 2 > \
-            tour["max_matches"]
 
     def match_replayed(self, tid: str, match_id: str, replay: str) -> None:
         """An aborted match was replayed: the replay takes its place (counted when it ends)."""
@@ -399,11 +214,7 @@ class Tournaments:
             row["name"] = self.arena.entrant_name(row["entrant"])
         total = tour["planned"] if tour["format"] in ("round_robin", "swiss") else \
             tour["max_matches"]
-        extra = {"sprt_state": self.sprt_state(tour)} if tour["format"] == "sprt" else {}
-        if tour["format"] == "swiss":
-            extra = {"swiss_standings": swiss.standings(self._swiss_table(tour, ids))}
-        if tour["format"] == "ladder":
-            extra = {"ladder_queue": self.ladder_queue(tour, ids)}
+        extra = tour_formats.shown(self, tour, ids)
         return {**tour, "progress": {"matches": len(ids), "finished": len(done), "total": total},
                 "standings": table, "matches": ids, **extra}
 
@@ -473,17 +284,6 @@ class Tournaments:
         self.redis.set(self._key(tid), json.dumps(tour))
 
 
-def _unrated_note(count: int) -> str:
-    return (f"{count} matches seat one builtin in several seats: the tournament's standings "
-            f"count each of its seats as its own entrant (#2, #3, …), but these matches are "
-            f"not rated on the game's leaderboard (one entrant in two seats)")
-
-
-def _group(tid: str, seed_index: int) -> str:
-    """The seed group of a round robin's matches on one seed."""
-    return f"tournament:{tid}:seed:{seed_index}"
-
-
 def _public(tour: dict, over: bool) -> dict:
     """The record as anyone may read it: a creator's seed only once the event is over."""
     return {**tour, "seed": tour.get("seed") if over else None}
@@ -492,8 +292,3 @@ def _public(tour: dict, over: bool) -> dict:
 def _digest(match_ids: list[str]) -> str:
     """A fingerprint of a list of match ids (which matches a kept fold covers)."""
     return hashlib.sha256("\n".join(match_ids).encode()).hexdigest()
-
-
-def _comb(n: int, k: int) -> int:
-    from math import comb
-    return comb(n, k)

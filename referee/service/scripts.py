@@ -16,6 +16,11 @@ Failures keep redis-py's meaning: a Redis error reply raises redis.ResponseError
 connection redis.ConnectionError. A pooled connection the server closed while it sat idle (a
 restart, a timeout) is noticed before use, as redis-py does, and replaced; a command is never
 sent twice, so a commit never runs twice.
+
+Why one module: the socket pool, the script run over it and the riders pipelined in its round
+trip are one hot path: a rider's script and the one it rides are sent by the pool's
+`call_together` and fall back to running alone, so pool, script and riders would import one
+another if split; the RESP codec they speak is in resp.py.
 """
 
 from __future__ import annotations
@@ -36,6 +41,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 
 from referee.service import embeddedscripts
+# the RESP codec; as names of this module, so a counter may wrap _command (arena/roundtrips.py)
+from referee.service.resp import answer as _answer, command as _command, reply as _reply, \
+    send as _send
 
 log = logging.getLogger(__name__)
 
@@ -64,63 +72,6 @@ def hot_script(client: redis.Redis, text: str, embedded=None):
 
 MOST_SOCKETS = 10_000
 """The most sockets one pool of ours opens: redis-py 8's default pool holds 100."""
-
-
-def _command(args, *more) -> bytes:
-    """What one round trip sends, in RESP: a command (an array of bulk strings), or several
-    pipelined (`more`), whose replies come back in order."""
-    parts = []
-    for command in (args, *more):
-        parts.append(b"*%d\r\n" % len(command))
-        for arg in command:
-            if isinstance(arg, bytes):   # a record: copied once, by join
-                parts += (b"$%d\r\n" % len(arg), arg, b"\r\n")
-            else:                    # keys, numbers, tokens: small, one piece each
-                data = str(arg).encode()
-                parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
-    return b"".join(parts)
-
-
-def _send(sock, data: bytes) -> None:
-    """`sock.sendall(data)`, with one plain send first: a command fits the socket's buffer,
-    and gevent's sendall asks the kernel for that buffer's size (a system call) every time."""
-    sent = sock.send(data)
-    if sent < len(data):
-        sock.sendall(memoryview(data)[sent:])
-
-
-def _reply(read):
-    """One RESP2 reply from a buffered reader, decoded as UTF-8 text; an error reply raises
-    (redis.ResponseError, or NoScriptError)."""
-    answer = _answer(read)
-    if isinstance(answer, ResponseError):
-        raise answer
-    return answer
-
-
-def _answer(read):
-    """One RESP2 reply as `_reply` reads it, with an error reply returned as its exception
-    (as redis-py returns an error inside an array): a pipeline reads every reply, whatever
-    one of them is."""
-    line = read.readline()
-    if not line.endswith(b"\r\n"):
-        raise RedisConnectionError("Redis closed the connection")
-    kind, rest = line[:1], line[1:-2]
-    if kind == b"$":
-        size = int(rest)
-        return None if size < 0 else read.read(size + 2)[:-2].decode()
-    if kind == b"*":
-        size = int(rest)
-        return None if size < 0 else [_answer(read) for _ in range(size)]
-    if kind == b":":
-        return int(rest)
-    if kind == b"+":
-        return rest.decode()
-    if kind == b"-":
-        message = rest.decode()
-        return NoScriptError(message) if message.startswith("NOSCRIPT") else \
-            ResponseError(message)
-    raise RedisConnectionError(f"unexpected reply from Redis: {line[:40]!r}")
 
 
 REPLY_WAIT = 0.002

@@ -16,10 +16,11 @@ from markupsafe import Markup
 from referee.core.errors import RefereeError
 from referee.core.seeds import seeds_dir
 from referee.service.access import ANYONE, requires
-from referee.web import boards, rules_md
+from referee.web import rules_md
 from referee.web.boards.svg import chip
-from referee.web.data import (ACTIVE, FRAMES, context, log_entries, match_lists, renderer,
-                              service)
+from referee.web.data import ACTIVE, log_entries, match_lists, service
+from referee.web.drawn import board_parts
+from referee.web.drawn import decision_words as _decision_words  # noqa: F401 (controls, tests)
 
 blp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/static/web")
@@ -104,9 +105,9 @@ def match(match_id):
     else:
         step = None
     moves = log_entries(match_id, meta.game, None)
+    drawn = board_parts(meta, live, summary, None, step, None, moves)
     return render_template("web/match.html", m=summary, step=step, events=_events_url(match_id),
-                           moves=moves, board=_board(meta, live, summary, None, step, None, moves),
-                           debug=_debug_url(meta))
+                           moves=moves, board=drawn, debug=_debug_url(meta))
 
 
 def _debug_url(meta) -> str | None:
@@ -147,7 +148,7 @@ def board(match_id):
     summary = svc.summary(meta, live, viewer)
     moves = log_entries(match_id, meta.game, viewer)
     html = render_template("web/_live.html", m=summary, step=None, moves=moves,
-                           board=_board(meta, live, summary, viewer, None, None, moves))
+                           board=board_parts(meta, live, summary, viewer, None, None, moves))
     return html, 200, {"X-Version": str(live.version), "X-Status": live.status,
                        "Cache-Control": "no-store"}
 
@@ -169,7 +170,7 @@ def frame(match_id, step, perspective="spectator"):
     step = max(0, min(step, live.version))
     moves = log_entries(match_id, meta.game, None)  # over: every move is public by now
     return render_template("web/_frame.html", m=summary, step=step,
-                           board=_board(meta, live, summary, None, step, seats, moves))
+                           board=board_parts(meta, live, summary, None, step, seats, moves))
 
 
 def _perspective(name: str, players: int) -> list | None:
@@ -188,84 +189,6 @@ def _replayable(meta, live) -> bool:
     """Whether anyone may step through the match: it is over, and so is every match that
     shares its seed (whose future a replay would tell: referee/service/disclosure.py)."""
     return live.status != ACTIVE and not service().twins_running(meta)
-
-
-WITHHELD = Markup('<p class="withheld" id="withheld">The board is not shown while other '
-                  'matches dealt from the same seed are running (a duplicate event): it '
-                  'would tell their future. It appears when they are all over.</p>')
-
-
-DEALING = Markup('<p class="withheld" id="withheld">The table is being set up: the board '
-                 'appears once the organiser has entered the set-up\'s chance outcomes.</p>')
-
-
-def _board(meta, live, summary: dict, viewer, step, seats=None, moves=None) -> dict:
-    """The drawn parts of a match at `step` (None: now): svg, seat table, hand, to act, the
-    last move in words and marked on the board (`moves`: the log as the viewer may see it: a
-    sealed move still hidden names no place); for a finished match's frame, `seats` whose
-    hidden parts are shown (one: drawn as that seat saw it)."""
-    if seats:
-        viewer = seats[0] if len(seats) == 1 else None
-        view = FRAMES.view(service(), meta, step, viewer)
-    else:
-        view = summary["view"] if step is None or step == live.version else \
-            FRAMES.view(service(), meta, step)
-    if view is None:  # withheld (shared seed), or a set-up still waiting for its chance
-        notice = DEALING if meta.chance == "external" else WITHHELD  # never seed-shared
-        return {"svg": notice, "heads": [], "rows": [], "hand": None, "to_act": [],
-                "step": step, "final": True,
-                "colours": boards.colours(meta.game, {}, meta.players)}
-    ctx = context(summary, viewer)
-    done = live.version if step is None else step
-    last = moves[done - 1] if moves and 0 < done <= len(moves) else None
-    ctx.last = frozenset(boards.places(meta.game, last.get("move"))) if last else frozenset()
-    heads, rows = boards.seat_rows(meta.game, view, ctx)
-    if seats and len(seats) > 1:  # reveal all: each seat's row as that seat saw itself
-        rows = [_own_row(meta, step, summary, s, row) for s, row in enumerate(rows)]
-    to_act = [] if step not in (None, live.version) else [
-        {**d, "name": ctx.name(d["seat"]), "words": _decision_words(meta.game, d)}
-        for d in summary["to_act"]]
-    return {"svg": boards.draw(meta.game, view, ctx), "heads": heads, "rows": rows,
-            "hand": boards.hand(meta.game, view, ctx), "to_act": to_act, "step": step,
-            "final": step is None or step == live.version,
-            "colours": boards.colours(meta.game, view, meta.players),
-            "revealed": _revealed(meta, step, seats, summary, viewer), "last": last}
-
-
-def _own_row(meta, step, summary, seat: int, row: list) -> list:
-    """Seat `seat`'s row of the seats table as its own view gives it (its cash, say), for
-    a finished match's reveal-all frame; a row that is no seat's (Dúlì) stays as it is."""
-    if seat >= meta.players:
-        return row
-    view = FRAMES.view(service(), meta, step, seat)
-    _, rows = boards.seat_rows(meta.game, view, context(summary, None))
-    return rows[seat] if seat < len(rows) else row
-
-
-def _revealed(meta, step, seats, summary, viewer) -> list:
-    """(seat, its own part) of each seat in `seats` but the one drawn: what only it saw."""
-    if not seats or len(seats) == 1:
-        return []
-    shown = []
-    for seat in seats:
-        ctx = context(summary, seat)
-        part = boards.hand(meta.game, FRAMES.view(service(), meta, step, seat), ctx)
-        if part:
-            shown.append((seat, context(summary, None).name(seat), part))
-    return shown
-
-
-def _decision_words(game: str, decision: dict) -> str:
-    """`bid`, or the renderer's words for the decision: `start_peasants: put your 2 ...`."""
-    try:
-        text = renderer(game).decision({"kind": decision["decision"], "move_types": []})
-    except Exception:  # a renderer that cannot word it: the kind is still shown
-        return decision["decision"]
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    head = lines[0].removeprefix("decide: ").replace(" (moves: )", "")
-    # the words after the head are one sentence wrapped for a terminal: all of it, joined
-    rest = " ".join(lines[1:])
-    return f"{head}: {rest}" if rest and not rest.startswith(":") else head
 
 
 def _viewer(meta):

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from arena import botclient
+from arena import botclient, botconn, deadlinesock
 from arena.netguard import AddressPolicy, resolve
 from tests.arena.rawserver import http_answer, read_request
 
@@ -37,9 +37,9 @@ def cert(tmp_path):
 def trusting(cert, monkeypatch):
     """The bot client trusting the test certificate (as it trusts public CAs)."""
     context = ssl.create_default_context(cafile=str(cert[0]))
-    context.sslsocket_class = botclient._DeadlineSSLSocket
-    monkeypatch.setattr(botclient, "_tls", context)
-    monkeypatch.setattr(botclient._local, "pool", {}, raising=False)
+    context.sslsocket_class = deadlinesock.DeadlineSSLSocket
+    monkeypatch.setattr(botconn, "_tls", context)
+    monkeypatch.setattr(botconn._local, "pool", {}, raising=False)
     return context
 
 
