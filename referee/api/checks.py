@@ -107,7 +107,8 @@ class Verify(MethodView):
     @blp.response(200, VerifiedSchema)
     @blp.alt_response(404, schema=ProblemSchema, description="game.unknown")
     @blp.alt_response(422, schema=ProblemSchema, description="request.invalid, "
-                      "record.invalid (seed withheld), options.invalid, players.invalid")
+                      "record.invalid (seed withheld), options.invalid, players.invalid, "
+                      "rules.version_unreadable (made under rules these do not replay)")
     def post(self, record):
         """Verify a match record
 
@@ -117,7 +118,9 @@ class Verify(MethodView):
         external chance): `legal`, and else `error.index`, the first bad move. Its result is
         recomputed (`outcome`; the move cap and forfeits as the result states them) and
         compared (`outcome_matches`); its seed and salt are hashed and compared with its
-        commitment (`commitment_matches`). Anyone may call it; it reads no stored match.
+        commitment (`commitment_matches`). A record made under an older rules_version is
+        replayed only if the game's `older_rules` says it replays unchanged, else refused.
+        Anyone may call it; it reads no stored match.
         """
         return verify_record(service().games, record)
 
