@@ -12,6 +12,7 @@
   const controls = $("controls");
   let token = null;
   let busy = false, again = false, source = null;
+  let onPage = null;  // "<status> <version>" of the board and controls on the page
   let choices = [];  // each legal move with places on the board: {places, pick()}
   let lastPick = { place: null, n: -1 };
 
@@ -57,8 +58,12 @@
     if (res.status === 401 || res.status === 403) { const [c, d] = await problem(res); refused(c, d, res.status); return; }
     if (!res.ok) { const [c, d] = await problem(res); status("The service refused: " + c + " " + d, true); return; }
     const state = res.headers.get("X-Status"), version = res.headers.get("X-Version");
+    // the same version again (the stream's first event repeats the one on the page): keep
+    // the page, so a move the player has picked on the board is not dropped under them
+    if (onPage === state + " " + version) return;
     seat.innerHTML = await res.text();
     await drawControls();
+    if (controls.dataset.version === version) onPage = state + " " + version;
     if (!token) return;
     status(state === "active" ? "Live: version " + version + ", updates as moves are committed."
                               : "Finished (" + state + ") at version " + version + ".", false);
@@ -214,6 +219,7 @@
     out.textContent = "";
     delete out.dataset.code;
     controls.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    onPage = null;  // whatever comes back, draw the match again (the controls were disabled)
     let res;
     try {
       res = await fetch(seat.dataset.moves, {
