@@ -45,8 +45,7 @@ RUN_BY = {
         "tests/service/test_deployment.py::test_the_readme_deployment_on_real_redis (`referee "
         "keys create`)",
     ("deployment", "curl -N http://127.0.0.1:8000/v1/matches/$ID/events                     # as a spectator"):
-        "NOT RUN as written (a stream that never ends); the events it shows are tested in "
-        "tests/api/test_events.py",
+        "tests/docs/test_deployment_events.py::test_the_curl_line_follows_a_match_to_its_end",
     ("tournaments", '# the two bots of "Write a bot in five minutes" (still running), against builtin:random'):
         "tests/docs/test_readme_bots.py::test_the_offline_commands_play_the_readme_bots",
 }
