@@ -25,3 +25,15 @@ def principal():
     """Who calls, as the access plug-in's request hook set it (`flask.g.caller`, None
     without one); the service's `may_see_seat` hooks receive it as `Caller.principal`."""
     return g.get("caller")
+
+
+def account_identity() -> str | None:
+    """`key:<account id>` of the account calling (set by the access plug-in), else None: whom
+    quotas, rate limits and check sessions count a request against, besides its address."""
+    account = g.get("caller")
+    return f"key:{account.id}" if account is not None and getattr(account, "id", None) else None
+
+
+def address_identity() -> str:
+    """`addr:<address>` of the request (behind a proxy, configure it to pass the client's)."""
+    return f"addr:{request.remote_addr or 'unknown'}"

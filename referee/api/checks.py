@@ -3,11 +3,12 @@ at a time against a position the service keeps (O(1) per move)."""
 
 from __future__ import annotations
 
-from flask import g, request
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from referee.api.auth import account_identity, address_identity
 from referee.api.context import service
 from referee.service.access import ANYONE, requires
 from referee.service.checksessions import CheckSessions
@@ -89,10 +90,7 @@ def sessions() -> CheckSessions:
 
 def session_owner() -> str:
     """Whom a session counts against: the calling account, else the address."""
-    caller = g.get("caller")
-    if caller is not None and getattr(caller, "id", None):
-        return f"key:{caller.id}"
-    return f"addr:{request.remote_addr or 'unknown'}"
+    return account_identity() or address_identity()
 
 
 def session_token() -> str | None:

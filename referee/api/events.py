@@ -7,7 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from referee.api.auth import bearer_token
+from referee.api.auth import address_identity, bearer_token
 from referee.api.context import service
 from referee.core.errors import RefereeError
 from referee.service import defaults
@@ -60,7 +60,7 @@ def wait_slots() -> WaitSlots:
 def wait_caller() -> str:
     """Who a held wait counts against: the seat token's hash, else the caller's address."""
     token = bearer_token()
-    return f"token:{token_hash(token)}" if token else f"addr:{request.remote_addr}"
+    return f"token:{token_hash(token)}" if token else address_identity()
 
 
 def _last_event_id() -> int | None:

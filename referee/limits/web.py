@@ -16,10 +16,11 @@ import math
 import re
 import time
 
-from flask import current_app, g, has_request_context, request
+from flask import current_app, has_request_context, request
 from flask_limiter import Limit, Limiter, RateLimitExceeded
 from limits import parse_many
 
+from referee.api.auth import account_identity, address_identity
 from referee.service.access import is_account_key
 from referee.service.credentials import parse_bearer
 
@@ -54,19 +55,12 @@ def key_identity() -> str | None:
     """The calling account (the access plug-in's `g.caller`) when it acts by its API key or
     keyless (the embedded default's local organiser), else a hash of the bearer token (a
     seat token counts per seat, a bot secret per bot), else None."""
-    caller = g.get("caller")
-    token = parse_bearer(request.headers.get("Authorization"))
-    if caller is not None and getattr(caller, "id", None) and (
-            token is None or is_account_key(token)):
-        return f"key:{caller.id}"
+    account, token = account_identity(), parse_bearer(request.headers.get("Authorization"))
+    if account is not None and (token is None or is_account_key(token)):
+        return account
     if token:
         return "key:" + hashlib.sha256(token.encode()).hexdigest()[:32]
     return None
-
-
-def address_identity() -> str:
-    """The request's address (behind a proxy, configure it to pass the client's)."""
-    return f"addr:{request.remote_addr or 'unknown'}"
 
 
 def identities() -> list[str]:
