@@ -12,8 +12,10 @@ change signal and commit hooks), and flushes the batch when
   - BATCH_MOVES moves wait, or BATCH_SECONDS passed since the first one: watchers (long
     polls, event streams, pages) still see moves arrive smoothly.
 A move of a seat not played here (an HTTP bot's) goes through the batch too, committed at once
-and alone (`add(..., alone=True)`); every commit may carry a rider for the seat that acts next
-(`rider_for`, see runner._next_rider).
+and alone. The batch is the runner's last stage of a move (runner.py): it is handed the move
+made (`Step`), whether it commits now (`due`, asked one stage before, so that the stage
+between prepares the next seat's call only for a commit) and that preparation (`Landing`), as
+data; it calls nothing of the runner back.
 The commit hooks (ServiceHooks.after_commit) hear every version, after the commit; the live
 record of a version before the batch's last comes without its game state (`state` None): no
 hook reads it, and 32 full states kept alive until the flush cost more in the garbage
@@ -28,6 +30,7 @@ by less than the noise of a shared machine from 16 on. 32 it is.
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 from referee.service.store import MatchStatus
 
@@ -37,80 +40,116 @@ BATCH_SECONDS = 0.03
 """Longest a move waits in a batch (from the first move of the batch)."""
 
 
+class Step(NamedTuple):
+    """One move made in this process on `before` by `seat`, not committed yet: the new live
+    record, its game state and its log entry (MatchService.next_version)."""
+
+    before: object    # Live
+    seat: int
+    live: object      # Live
+    state: object
+    entry: dict
+
+
+class Landing(NamedTuple):
+    """A step as the batch takes it, with the script to send with the commit that stores it
+    (scripts.Rider), if any: the next seat is then one not played here, which must see the
+    step committed before it acts, so a landing with a rider always commits."""
+
+    step: Step
+    rider: object = None
+
+
+class Position(NamedTuple):
+    """The newest record of the match (committed or waiting in the batch) and its game
+    state (None when not at hand: it is read when a seat acts): where a step starts."""
+
+    live: object      # Live
+    state: object = None
+
+
 class MoveBatch:
     """Moves of one match applied in this process and not yet committed; `live` is the
     newest record (committed or not), `committed` the stored one."""
 
     def __init__(self, service, meta, live, most: int | None = None,
-                 seconds: float | None = None, rider_for=None):
-        """`rider_for(live, state)`: a script to send with the commit that makes `live` (of
-        game state `state`) the stored record (scripts.Rider), or None: the runner takes the
-        next bot's call slot so, and builds its request while the commit is in flight."""
-        self.service, self.meta, self.rider_for = service, meta, rider_for
+                 seconds: float | None = None):
+        """A batch on `live`, the stored record; `most` moves and `seconds` at most (by
+        default BATCH_MOVES and BATCH_SECONDS, read now: tests set them)."""
+        self.service, self.meta = service, meta
         self.committed = self.live = live
         self.most = BATCH_MOVES if most is None else most
         self.seconds = BATCH_SECONDS if seconds is None else seconds
         self._steps: list = []          # (new live, log entry) per move, in order
-        self._state = None              # the game state of `live` while moves wait
+        self._state = None              # the game state of `live`, if made here
         self._started = 0.0
         self._here: dict = {}           # (seat, forfeited) -> played here
 
-    def played_here(self, seat: int) -> bool:
-        """MatchService.played_here at `live`, remembered per seat and forfeit (a seat's kind
-        never changes; only a forfeit makes it the referee's)."""
-        key = (seat, str(seat) in self.live.forfeits)
+    def played_here(self, seat: int, live=None) -> bool:
+        """MatchService.played_here at `live` (by default the newest), remembered per seat
+        and forfeit (a seat's kind never changes; only a forfeit makes it the referee's)."""
+        live = self.live if live is None else live
+        key = (seat, str(seat) in live.forfeits)
         here = self._here.get(key)
         if here is None:
-            here = self._here[key] = self.service.played_here(self.meta, self.live, seat)
+            here = self._here[key] = self.service.played_here(self.meta, live, seat)
         return here
 
     def __len__(self) -> int:
         return len(self._steps)
 
-    def state(self):
-        """The game state of `live`."""
-        return self._state if self._steps else self.service.state(self.meta, self.live)
-
-    def add(self, seat: int, move, by: str, extra: dict, update,
-            alone: bool = False) -> tuple[int, object]:
-        """Apply a move of a seat played here (raising what the rules refuse, as a submit
-        would); flush when due. (Moves that landed now, the newest live record.)
-        `alone`: a move of a seat not played here (an HTTP bot's), committed at once; the
-        batch holds no other move then."""
-        assert not alone or not self._steps, "moves wait in the batch"
-        game = self.service.games.get(self.meta.game)
-        new_live, new_state, entry = self.service.next_version(
-            self.meta, game, self.live, self.state(), seat, move, self.live.version, by,
-            extra, update)
+    def add(self, landing: Landing) -> int:
+        """Take a step (applied already: it is the newest record now) and commit the batch
+        with it when due, the landing's rider riding along; how many moves landed now."""
+        step = landing.step
+        commit = landing.rider is not None or self._due(step)
         if not self._steps:
             self._started = time.monotonic()
         else:   # only the newest state is needed: the others would stay alive (see above)
             self._steps[-1][0].state = None
-        self._steps.append((new_live, entry))
-        self.live, self._state = new_live, new_state
-        return (self.flush() if alone or self._due() else 0), self.live
+        self._steps.append((step.live, step.entry))
+        self.live, self._state = step.live, step.state
+        return self.flush(landing.rider) if commit else 0
 
-    def _due(self) -> bool:
-        live = self.live
-        return (len(self._steps) >= self.most or live.status != MatchStatus.ACTIVE
-                or time.monotonic() - self._started >= self.seconds
-                or not all(self.played_here(s) for s in live.pending))
+    def _due(self, step: Step) -> bool:
+        """Whether the batch is committed as soon as it takes `step`: at once and alone for
+        a seat not played here (the batch holds no other move then: it was committed as
+        soon as such a seat was pending), else when the step ends the match, leaves a seat
+        not played here pending, fills the batch or comes BATCH_SECONDS after its first."""
+        if not self.played_here(step.seat, step.before):
+            assert not self._steps, "moves wait in the batch"
+            return True
+        live = step.live
+        waited = time.monotonic() - self._started if self._steps else 0.0
+        return (len(self._steps) + 1 >= self.most or live.status != MatchStatus.ACTIVE
+                or waited >= self.seconds
+                or not all(self.played_here(s, live) for s in live.pending))
 
-    def flush(self) -> int:
-        """Commit the waiting moves in one round trip; how many landed. When the match moved
-        on meanwhile (a resignation, an abort, a remote seat's move) none lands: they are
-        dropped and `live` is the stored record again."""
+    def flush(self, rider=None) -> int:
+        """Commit the waiting moves in one round trip, `rider` (scripts.Rider, or None)
+        riding along; how many landed. When the match moved on meanwhile (a resignation, an
+        abort, a remote seat's move) none lands: they are dropped and `live` is the stored
+        record again."""
         if not self._steps:
             return 0
         steps, self._steps = self._steps, []    # never sent twice, even if this raises
-        rider = self.rider_for(self.live, self._state) if self.rider_for is not None else None
         if self.service.commit_moves(self.meta, self.committed, steps, self._state, rider):
             self.committed = self.live
             return len(steps)
         self.committed = self.live = self.service.store.live(self.meta.id)
+        self._state = None
         return 0
 
     def drop(self) -> None:
         """Forget the waiting moves (the lease is lost: its new holder makes them again)."""
-        self._steps = []
+        self._steps, self._state = [], None
         self.live = self.committed
+
+
+def land(run, landing: Landing) -> Position:
+    """The runner's last stage of a move (runner.py): the step into `run.batch`, committed
+    with it when due; where the next step starts (the stored record again when the match
+    moved on meanwhile and nothing landed)."""
+    batch = run.batch
+    run.moves += batch.add(landing)
+    return Position(batch.live, batch._state)
