@@ -1,7 +1,9 @@
 """gunicorn settings of the README's deployment (`gunicorn -c python:referee.gunicorn_conf ...`):
-one gevent worker per CPU unless told otherwise; each worker freezes what it loaded before it
-serves, and collects young garbage less often; the request line and header limits are
-stated, and what gunicorn refuses by itself is answered as a problem detail.
+one gevent worker per CPU unless told otherwise, each serving REFEREE_MAX_WAITS + 1,000
+connections at once with enough file descriptors for them (the master's soft RLIMIT_NOFILE
+raised within the hard limit); each worker freezes what it loaded before it serves, and
+collects young garbage less often; the request line and header limits are stated, and what
+gunicorn refuses by itself is answered as a problem detail.
 
 A gevent worker keeps a CPU busy by itself under load (its requests wait in greenlets, not
 threads), so more workers than CPUs only make them take turns on the CPUs. On 2 CPUs
