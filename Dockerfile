@@ -23,4 +23,4 @@ RUN pip install --no-deps . \
 USER referee
 EXPOSE 8000
 # gevent workers: a held long poll or event stream is a greenlet, not a thread (README)
-CMD ["gunicorn", "-c", "python:referee.gunicorn_conf", "-k", "gevent", "--worker-connections", "2000", "-b", "0.0.0.0:8000", "referee.root:create_app()"]
+CMD ["gunicorn", "-c", "python:referee.gunicorn_conf", "-k", "gevent", "-b", "0.0.0.0:8000", "referee.root:create_app()"]

@@ -35,7 +35,7 @@ from referee.service.context import registry_for
 
 OVERHEAD_TARGET_US = 150
 EMBEDDED_TARGET_X = 2.0
-HTTP_TARGET_X = 3.5
+HTTP_TARGET_X = 2.5
 
 
 FLOOR_CALLS = 200

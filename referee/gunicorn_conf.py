@@ -1,7 +1,9 @@
 """gunicorn settings of the README's deployment (`gunicorn -c python:referee.gunicorn_conf ...`):
-one gevent worker per CPU unless told otherwise; each worker freezes what it loaded before it
-serves, and collects young garbage less often; the request line and header limits are
-stated, and what gunicorn refuses by itself is answered as a problem detail.
+one gevent worker per CPU unless told otherwise, each serving REFEREE_MAX_WAITS + 1,000
+connections at once with enough file descriptors for them (the master's soft RLIMIT_NOFILE
+raised within the hard limit); each worker freezes what it loaded before it serves, and
+collects young garbage less often; the request line and header limits are stated, and what
+gunicorn refuses by itself is answered as a problem detail.
 
 A gevent worker keeps a CPU busy by itself under load (its requests wait in greenlets, not
 threads), so more workers than CPUs only make them take turns on the CPUs. On 2 CPUs
@@ -28,6 +30,9 @@ from __future__ import annotations
 import gc
 import math
 import os
+import resource
+
+from referee.service import defaults
 
 LIMIT_REQUEST_LINE = 8190
 """Longest request line (method, URI, version) a worker reads: gunicorn's most (its default
@@ -119,6 +124,52 @@ def _read(path: str) -> str | None:
 
 workers = default_workers()
 """gunicorn reads this setting; `-w N` on its command line wins."""
+
+OTHER_CONNECTIONS = 1000
+"""Connections a gevent worker takes beside the most waits it holds (REFEREE_MAX_WAITS)."""
+
+
+def default_worker_connections() -> int:
+    """Connections one gevent worker serves at once: the waits (long polls, event streams) it
+    may hold, REFEREE_MAX_WAITS, and OTHER_CONNECTIONS more. A worker whose pool is full stops
+    accepting: with a pool no bigger than its waits, a worker holding its most would take no
+    other request, nor answer one more wait 503 wait.capacity."""
+    given = os.environ.get("REFEREE_MAX_WAITS", "")
+    return (int(given) if given.isdigit() else defaults.MAX_WAITS) + OTHER_CONNECTIONS
+
+
+worker_connections = default_worker_connections()
+"""gunicorn reads this setting (gevent workers); `--worker-connections N` wins."""
+
+SPARE_FILES = 300
+"""Descriptors a worker opens beside its connections: Redis, the listening socket, the
+loaded modules' files, gunicorn's own."""
+
+
+def raise_open_files(needed: int) -> tuple[int, int, int]:
+    """Raise this process's soft RLIMIT_NOFILE to `needed`, within its hard limit (which an
+    unprivileged process cannot raise), and never lower it; (soft before, soft after, hard).
+    A gevent worker holds a descriptor per connection: 2,000 held streams do not fit in the
+    1,024 many systems give a process by default, and accept() then fails (EMFILE)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+        return soft, want, hard
+    return soft, soft, hard
+
+
+def on_starting(server) -> None:
+    """gunicorn's hook, in the master before it forks the workers (they inherit its limits):
+    enough descriptors for a worker's connections (`worker_connections`) and SPARE_FILES."""
+    before, after, hard = raise_open_files(server.cfg.worker_connections + SPARE_FILES)
+    if after != before:
+        server.log.info("open files: soft limit raised from %s to %s (hard %s)", before,
+                        after, hard)
+    if after < server.cfg.worker_connections + SPARE_FILES:
+        server.log.warning("open files: the hard limit %s is below a worker's %s connections "
+                           "and %s spare descriptors", hard, server.cfg.worker_connections,
+                           SPARE_FILES)
 
 
 def post_worker_init(worker) -> None:

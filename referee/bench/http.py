@@ -41,7 +41,7 @@ from referee.bench.servers import (README_WORKERS, ClientFailed, client_process,
                                    gather, percentile, server_at, service_env, start_gunicorn,
                                    stop)
 
-CPU_TARGET_X = 2.0
+CPU_TARGET_X = 1.5
 """Issue 17's target: the service's server CPU per request at most this many times the
 floor's."""
 
@@ -321,6 +321,8 @@ def _summary(args, targets, results, steal: Steal) -> dict:
                 "server_cpu_ms" in meds["referee"]:
             r = ratios[clients] = cpu_ratios(results[("referee", clients)],
                                              results[("floor", clients)])
+            # quoted by `bench targets` beside the ratio (a figure without a target)
+            r["p99_ms"] = {k: meds["referee"][f"{k}_p99"] for k in ("move", "prompt")}
             each = ", ".join(f"{x:.2f}" for x in r["each"])
             print(f"{clients:>3} clients: server CPU per request {r['paired']:.2f}x the floor's, "
                   f"the median of the rounds' ratios (target <= {CPU_TARGET_X:g}x; round by "

@@ -25,14 +25,15 @@ import subprocess
 import threading
 import time
 import uuid
+from typing import NamedTuple
 
 import redis
 import requests
 
-from referee.bench import redisbench
+from referee.bench import Steal, cost, load_average, redisbench
 from referee.bench.servers import (README_WORKERS, ClientFailed, binary, client_process,
                                    delete_keys, gather, gunicorn_args, percentile,
-                                   service_env, start_gunicorn, stop)
+                                   server_at, service_env, start_gunicorn, stop)
 from referee.bench.servers import _children as children
 
 PROCESSES = 4
@@ -101,11 +102,14 @@ def _serve(base, key, game, players, work, seed, deadline, samples, done) -> Non
 
 
 @client_process
-def _process(base, key, game, players, count, threads, seconds, seed, out) -> None:
-    """Create this process's share of the matches, then serve them for `seconds`."""
+def _process(base, key, game, players, count, threads, seconds, seed, go, out) -> None:
+    """Create this process's share of the matches, say so (their ids) and wait for `go`,
+    then serve them for `seconds`."""
     session, work = requests.Session(), queue.Queue()
     for i in range(count):
         work.put(_create(session, base, key, game, players, with_bots=i % 2 == 1))
+    out.put({"ready": [m["id"] for m in work.queue]})
+    go.wait()
     samples: list = []
     done: list = []
     deadline = time.monotonic() + seconds
@@ -117,8 +121,8 @@ def _process(base, key, game, players, count, threads, seconds, seed, out) -> No
     for thread in pool:
         thread.join()
     held = list(work.queue) + done
-    out.put({"samples": samples, "versions": sum(m["last"] - m["first"] for m in held),
-             "held": len(held)})
+    out.put({"samples": samples, "held": len(list(work.queue)),
+             "matches": {m["id"]: (m["first"], m["last"]) for m in held}})
 
 
 def _rss_mb(pids: list[int]) -> float:
@@ -149,12 +153,21 @@ def run_scale(redis_url: str, args, scale: int) -> dict:
     api, base = start_gunicorn("referee.root:create_app()", args.gunicorn_workers, env)
     client = redis.Redis.from_url(redis_url)
     try:
+        server = server_at(base)
+        if server is not None:
+            server.wait_idle()
         before = client.info("memory")["used_memory"]
-        figures = _clients(base, key, args, scale)
-        figures["redis_kb_per_match"] = (client.info("memory")["used_memory"] - before) / 1024 \
-            / max(1, figures["held"])
+        deployment = Deployment(api.pid, [w.pid for w in workers], client, prefix)
+        idle_rss = _rss_mb([api.pid] + [w.pid for w in workers])
+        figures = _clients(base, key, args, scale, deployment)
+        figures["redis_kb_per_created"] = (figures["memory_at_go"] - before) / 1024 / \
+            max(1, figures["created"])
+        used_kb = (client.info("memory")["used_memory"] - before) / 1024
+        figures["redis_used_kb"] = used_kb
+        figures["redis_kb_per_match"] = used_kb / max(1, figures["kept"])
+        figures["redis_kb_per_live"] = used_kb / max(1, figures["held"])
         figures["rss_mb"] = _rss_mb([api.pid] + [w.pid for w in workers])
-        figures["redis_used_kb"] = (client.info("memory")["used_memory"] - before) / 1024
+        figures["rss_kb_per_live"] = (figures["rss_mb"] - idle_rss) * 1024 / max(1, figures["held"])
         dead = [w.returncode for w in workers if w.poll() is not None]
         if dead:
             raise ClientFailed(f"{len(dead)} worker(s) ended during the run (codes {dead})")
@@ -166,32 +179,101 @@ def run_scale(redis_url: str, args, scale: int) -> dict:
         delete_keys(redis_url, prefix)
 
 
+class Deployment(NamedTuple):
+    """The processes of one scale's deployment, its Redis and key prefix."""
+
+    api: int
+    workers: list[int]
+    redis: redis.Redis
+    prefix: str
+
+    def cpu(self):
+        """Its CPU seconds so far (cost.CpuReading)."""
+        return cost.read_cpu(self.api, self.workers, self.redis)
+
+
 def _start_worker(env: dict) -> subprocess.Popen:
     """A `referee worker` on the deployment's Redis (it plays the builtin seats)."""
     return subprocess.Popen([binary("referee"), "worker"], env={**os.environ, **env},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def _clients(base, key, args, scale: int) -> dict:
-    """Run the client processes over `scale` matches; the request and move figures."""
+def _ready(out, procs: list, seconds: float) -> list[str]:
+    """The match ids each client process says it created (a failure raises ClientFailed)."""
+    ids, deadline = [], time.monotonic() + seconds
+    for _ in procs:
+        while True:
+            try:
+                answer = out.get(timeout=1.0)
+                break
+            except queue.Empty:
+                if time.monotonic() > deadline or not any(p.is_alive() for p in procs):
+                    for proc in procs:
+                        proc.terminate()
+                    raise ClientFailed("client processes did not create their matches") \
+                        from None
+        if "error" in answer:
+            for proc in procs:
+                proc.terminate()
+            raise ClientFailed(f"a client process failed: {answer['error']}")
+        ids += answer["ready"]
+    return ids
+
+
+IDLE_SECONDS = 2.0
+"""How long the deployment's CPU is read with every match created and no client yet: what N
+matches cost while nobody plays (the janitor's sweeps, the workers' heartbeats)."""
+
+
+def _idle_cpu(deployment: Deployment):
+    """The deployment's CPU over IDLE_SECONDS, once the bots' first moves are made."""
+    time.sleep(1.0)
+    before = deployment.cpu()
+    time.sleep(IDLE_SECONDS)
+    return deployment.cpu().minus(before)
+
+
+def _clients(base, key, args, scale: int, deployment: Deployment) -> dict:
+    """Run the client processes over `scale` matches; the request, move and CPU figures (the
+    CPU from when every match is created until the clients stop)."""
     processes = min(PROCESSES, scale)
     share = [scale // processes + (i < scale % processes) for i in range(processes)]
     threads = max(1, args.clients // processes)   # the same clients at every scale
-    out = multiprocessing.Queue()
+    out, go = multiprocessing.Queue(), multiprocessing.Event()
     procs = [multiprocessing.Process(target=_process, args=(
-        base, key, args.game, args.players, n, threads, args.seconds, 1000 * i, out))
+        base, key, args.game, args.players, n, threads, args.seconds, 1000 * i, go, out))
         for i, n in enumerate(share)]
-    started = time.monotonic()
     for proc in procs:
         proc.start()
-    got = gather(out, procs, args.seconds + 60 + scale * 0.2)
-    elapsed = time.monotonic() - started
+    ids = _ready(out, procs, 60 + scale * 0.5)
+    idle = _idle_cpu(deployment)
+    at_go = cost.versions(deployment.redis, deployment.prefix, ids)
+    memory_at_go = deployment.redis.info("memory")["used_memory"]
+    cpu_before, started = deployment.cpu(), time.monotonic()
+    go.set()
+    got = gather(out, procs, args.seconds)
+    elapsed, cpu = time.monotonic() - started, deployment.cpu().minus(cpu_before)
+    matches = {m: span for part in got for m, span in part["matches"].items()}
+    at_end = cost.versions(deployment.redis, deployment.prefix, list(matches))
+    # what each match advanced while measured: from its version at go (its creation for a
+    # match that replaced one that ended), to its version now (its last seen, once archived)
+    moved = sum(at_end.get(m, last) - at_go.get(m, first) for m, (first, last) in matches.items())
     samples = [s for part in got for s in part["samples"]]
     kinds = {kind: [t for k, t, status in samples if k == kind and status == 200]
              for kind in ("prompt", "match", "move")}
-    return {"held": sum(p["held"] for p in got), "seconds": elapsed,
-            "moves_per_s": len(kinds["move"]) / args.seconds,
-            "versions_per_s": sum(p["versions"] for p in got) / args.seconds,
+    memory_moved = deployment.redis.info("memory")["used_memory"] - memory_at_go
+    return {"held": sum(p["held"] for p in got), "kept": len(matches), "seconds": elapsed,
+            "created": len(ids), "memory_at_go": memory_at_go,
+            "redis_bytes_per_version": memory_moved / max(1, moved),
+            "moves_per_s": len(kinds["move"]) / elapsed,
+            "versions_per_s": moved / elapsed, "versions": moved,
+            "cpu_us_per_version": cpu.total / max(1, moved) * 1e6,
+            "idle_cpu_ms_per_s": idle.total * 1000 / IDLE_SECONDS,
+            "net_cpu_us_per_version": max(0.0, cpu.total - idle.total * elapsed / IDLE_SECONDS)
+            / max(1, moved) * 1e6,
+            "cpu_split_us": {part: getattr(cpu, part) / max(1, moved) * 1e6
+                             for part in ("api", "workers", "redis")},
+            "cpu_busy": cpu.total / elapsed,
             "requests": len(samples),
             # 409: a bot moved first in a simultaneous decision (Dschunke's sealed bids); the
             # client polls again, as a real one does
@@ -204,11 +286,20 @@ def _clients(base, key, args, scale: int) -> dict:
 
 def report_line(scale: int, f: dict, base: dict | None) -> str:
     """One scale's figures; against `base` (the smallest scale), what each match added."""
+    split = f["cpu_split_us"]
     line = (f"{scale:>5} matches: {f['moves_per_s']:7.1f} remote moves/s, "
             f"{f['versions_per_s']:7.1f} versions/s, p50 {f['p50_ms']:6.2f} ms, "
             f"p99 {f['p99_ms']:7.2f} ms (prompt {f['prompt_p99_ms']:.1f}, move "
-            f"{f['move_p99_ms']:.1f}), Redis {f['redis_kb_per_match']:6.1f} KB/match "
-            f"({f['held']} held), RSS {f['rss_mb']:6.1f} MB, {f['stale']} stale, {f['errors']} errors")
+            f"{f['move_p99_ms']:.1f}), server CPU {f['cpu_us_per_version']:.0f} us/move "
+            f"(gunicorn {split['api']:.0f}, workers {split['workers']:.0f}, Redis "
+            f"{split['redis']:.0f}; {f['cpu_busy']:.2f} CPUs busy; "
+            f"{f['net_cpu_us_per_version']:.0f} us/move net of its {f['idle_cpu_ms_per_s']:.1f} "
+            f"ms/s idle), Redis "
+            f"{f['redis_kb_per_created']:.1f} KB a match created and "
+            f"{f['redis_bytes_per_version']:.0f} B a move, {f['redis_kb_per_live']:.1f} KB/live "
+            f"match at the end ({f['held']} live, {f['kept'] - f['held']} ended), RSS "
+            f"{f['rss_mb']:6.1f} MB ({f['rss_kb_per_live']:.0f} KB/live match over the idle "
+            f"deployment), {f['stale']} stale, {f['errors']} errors")
     if base is not None:
         added = max(1, f["held"] - base["held"])
         line += (f"; each match more than at {base['scale']}: Redis "
@@ -218,8 +309,43 @@ def report_line(scale: int, f: dict, base: dict | None) -> str:
     return line
 
 
-def main(argv=None) -> None:
-    """Print the figures of each scale."""
+GROWTH = [("server CPU per move (us)", "cpu_us_per_version", "{:.0f}"),
+          ("  net of the idle deployment's (us)", "net_cpu_us_per_version", "{:.0f}"),
+          ("idle deployment's CPU (ms/s)", "idle_cpu_ms_per_s", "{:.1f}"),
+          ("Redis per match created (KB)", "redis_kb_per_created", "{:.1f}"),
+          ("Redis per move (B)", "redis_bytes_per_version", "{:.0f}"),
+          ("Redis per live match at the end (KB)", "redis_kb_per_live", "{:.1f}"),
+          ("RSS each match added over the scale before (KB)", "rss_kb_added", "{:.0f}"),
+          ("p99 per request (ms)", "p99_ms", "{:.1f}"),
+          ("remote moves/s", "moves_per_s", "{:.0f}")]
+"""The per-scale figures the growth lines compare: (what, key, format)."""
+
+
+def growth_lines(by_scale: dict[int, dict]) -> list[str]:
+    """Each figure at every scale and its ratio to the smallest scale's: flat per match reads
+    ~1.0x for the first three; throughput falling while CPU per move stays is queueing on
+    the same CPUs, not a cost that grows with the matches."""
+    scales = sorted(by_scale)
+    for smaller, larger in zip(scales, scales[1:]):   # RSS: the first scale's is mostly warm-up
+        by_scale[larger]["rss_kb_added"] = (by_scale[larger]["rss_mb"] - by_scale[smaller][
+            "rss_mb"]) * 1024 / max(1, by_scale[larger]["held"] - by_scale[smaller]["held"])
+    lines = [f"growth {' -> '.join(map(str, scales))} matches (ratio to the first figure):"]
+    width = max(len(what) for what, _, _ in GROWTH)
+    for what, key, fmt in GROWTH:
+        had = [s for s in scales if key in by_scale[s]]
+        if not had:
+            continue
+        first = by_scale[had[0]][key]
+        values = " -> ".join(fmt.format(by_scale[s][key]) if key in by_scale[s] else "-"
+                             for s in scales)
+        ratios = " ".join(f"{by_scale[s][key] / first:.2f}x" if first else "n/a"
+                          for s in had[1:])
+        lines.append(f"  {what:<{width}}  {values}  ({ratios or 'one figure'})")
+    return lines
+
+
+def main(argv=None) -> dict:
+    """Print the figures of each scale and how they grow; return them by scale."""
     from referee.games import GAMES
 
     parser = argparse.ArgumentParser(prog="referee bench many", description=__doc__,
@@ -234,18 +360,23 @@ def main(argv=None) -> None:
     redisbench.add_argument(parser)
     args = parser.parse_args(argv)
     with redisbench.choose(args.redis_url) as chosen:
+        steal = Steal()
         print(f"many: {args.game}, {args.players} seats (half the matches all remote, half "
               f"1 remote + builtin bots), {args.clients} client threads, {args.workers} "
               f"workers, gunicorn {' '.join(gunicorn_args(args.gunicorn_workers))}, "
               f"{args.seconds:.0f} s per scale, on {chosen.describe()}", flush=True)
-        base = None
+        base, by_scale = None, {}
         for scale in sorted(args.scales):
             try:
-                figures = run_scale(chosen.url, args, scale)
+                figures = by_scale[scale] = run_scale(chosen.url, args, scale)
             except ClientFailed as err:
                 raise SystemExit(f"referee bench many: {err}") from None
             print(report_line(scale, figures, base), flush=True)
             base = base or {**figures, "scale": scale}
+        for line in growth_lines(by_scale):
+            print(line, flush=True)
+        print(f"load average {load_average()}; {steal.describe()}", flush=True)
+        return by_scale
 
 
 if __name__ == "__main__":

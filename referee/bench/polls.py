@@ -37,12 +37,15 @@ import redis
 import requests
 
 from referee.bench import AUTH, KEY, load_average
-from referee.bench import redisbench
-from referee.bench.servers import (README_WORKERS, delete_keys as _delete_keys,
+from referee.bench import processes, redisbench
+from referee.bench.servers import (README_WORKERS, _children, delete_keys as _delete_keys,
                                    free_port as _free_port, gunicorn_args,
                                    percentile as _percentile, server_at, wait_healthy)
+from referee.gunicorn_conf import raise_open_files
 
 HOLD_SECONDS = 50
+WAKE_SECONDS = 20.0
+"""How long the moves and the answers they wake may take, at most."""
 """How long each held poll asks to wait (it is woken by the closing move long before)."""
 P99_TARGET_X = 2.0
 """Issue 17's target: other requests' p99 with the held waits at most this many times the
@@ -111,10 +114,13 @@ class Held:
             self.selector.register(sock, selectors.EVENT_READ)
             self.answers[sock.fileno()] = b""
 
-    def drain(self, seconds: float) -> None:
-        """Read whatever arrives for `seconds`."""
+    def drain(self, seconds: float, needle: bytes | None = None) -> None:
+        """Read whatever arrives for `seconds`, or until every connection's answer holds
+        `needle`."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and self.selector.get_map():
+            if needle is not None and all(needle in a for a in self.answers.values()):
+                return
             for key, _ in self.selector.select(timeout=0.05):
                 try:
                     data = key.fileobj.recv(65536)
@@ -210,16 +216,32 @@ def _hold(base: str, held: int, kind: str) -> tuple[list[dict], Held]:
     return matches, Held(base, targets)
 
 
+def server_pids(base: str) -> list[int]:
+    """The server's processes, its master (or only process) first, then its workers; empty
+    for a server not on this machine."""
+    server = server_at(base)
+    if server is None:
+        return []
+    return [server.master, *sorted({*server.pids, *_children(server.master)} - {server.master})]
+
+
 def measure(base: str, held: int, kind: str, clients: int, seconds: float) -> dict:
-    """Hold `held` waits, time other requests, then wake the waits; the figures."""
+    """Hold `held` waits, time other requests, then wake the waits; the figures, with the
+    server's OS threads while they are held (`threads`, by process)."""
     matches, holder = _hold(base, held, kind)
     settle = _settle(base, holder)
     early, _ = holder.status_counts(b"")
+    threads = processes.threads(server_pids(base))
     samples = _load(base, matches[0], clients, seconds)
+    # again under load: gevent's thread pool (its DNS resolver) starts its threads on first use
+    threads = {pid: max(n, threads.get(pid, 0))
+               for pid, n in processes.threads(server_pids(base)).items()}
+    needle = b'"version":1' if kind == "prompts" else b"id: 1\n"
+    began = time.monotonic()
     for m in matches:   # one move per match wakes every wait on it
         _first_move(base, m)
-    holder.drain(10.0 if kind == "prompts" else 2.0)
-    needle = b'"version":1' if kind == "prompts" else b"id: 1\n"
+    holder.drain(WAKE_SECONDS, needle)
+    wake_s = time.monotonic() - began
     answered, woke = holder.status_counts(needle)
     holder.close()
     errors = sum(s == float("inf") for s in samples)
@@ -228,7 +250,7 @@ def measure(base: str, held: int, kind: str, clients: int, seconds: float) -> di
             "p50_ms": _percentile(ok, 0.50) if ok else float("nan"),
             "p99_ms": _percentile(ok, 0.99) if ok else float("nan"),
             "answered_early": early if kind == "prompts" else 0, "woke": woke,
-            "answered": answered}
+            "answered": answered, "threads": threads, "wake_s": wake_s}
 
 
 def unwatched_cost(base: str, redis_url: str, prefix: str, held: int, kind: str,
@@ -289,8 +311,48 @@ def main(argv=None) -> dict:
         return _held(args, where)
 
 
+CLIENT_FILES = 500
+"""Descriptors this benchmark opens beside its held connections (its clients' sessions,
+Redis, the interpreter's own)."""
+
+
+def open_files_line(base: str, held: int, files: tuple[int, int, int]) -> str:
+    """What this benchmark's soft open-file limit was and is (`files`: raise_open_files's
+    answer, asked for `held` connections and CLIENT_FILES), and the server's processes'."""
+    before, after, hard = files
+    told = (f"raised from {before} to {after}" if after != before else f"{after}") + \
+        f" (hard {hard})"
+    if after < held + CLIENT_FILES:
+        told += f", below the {held + CLIENT_FILES} this run needs"
+    limits = {pid: processes.open_files(pid) for pid in server_pids(base)}
+    server = ", ".join(f"pid {pid} {lim[0]}" for pid, lim in limits.items() if lim) or "unknown"
+    return f"open files: this benchmark's soft limit {told}; the server's soft limits: {server}"
+
+
+def _threads_line(server: str, threads: dict[int, list[dict]]) -> str:
+    """The server's OS threads with each held count (the most seen in any round), and
+    whether they grew with the held waits."""
+    most = {held: max((sum(t.values()) for t in seen), default=0)
+            for held, seen in threads.items()}
+    if not any(most.values()):
+        return "server OS threads: unknown (not a process of this machine)"
+    fewest, largest = min(most, key=most.get), max(threads)
+    grew = most[largest] - most[min(threads)]
+    said = ", ".join(f"{held} held: {count}" for held, count in most.items())
+    line = f"server OS threads (/proc/<pid>/task, all its processes) with {said}"
+    if grew <= 2:
+        return line + f": they do not grow with the held waits (a held wait costs no thread)"
+    per = grew / max(1, largest - min(threads))
+    line += (f": {grew} more with {largest} held, {per:.2f} a held wait")
+    if server == "embedded":
+        line += (" (referee serve is a threaded Werkzeug server: each held wait takes a "
+                 "thread; the deployment, gunicorn's gevent workers, holds them in greenlets)")
+    return line + (f"; fewest with {fewest} held" if fewest != min(threads) else "")
+
+
 def _held(args, redis_where: str) -> dict:
     proc, base, prefix = None, args.url, None
+    files = raise_open_files(max(args.held) + CLIENT_FILES)   # before: the server inherits it
     if base is None:
         proc, base, prefix = start_server(args.server, args.workers, args.redis_url, {})
     where = args.url or {"gunicorn": f"gunicorn -k gevent, {args.workers} workers, Redis",
@@ -299,16 +361,20 @@ def _held(args, redis_where: str) -> dict:
     try:
         print(f"held {args.kind} against {base} ({where}); {args.clients} clients of other "
               f"requests for {args.seconds:.0f} s each; on {redis_where}", flush=True)
+        print(open_files_line(base, max(args.held), files), flush=True)
         p99s: dict[int, list[float]] = {held: [] for held in args.held}
+        threads: dict[int, list[dict]] = {held: [] for held in args.held}
         for round_ in range(args.rounds):   # interleaved: a noisy machine hits both alike
             for held in args.held:
                 r = measure(base, held, args.kind, args.clients, args.seconds)
                 p99s[held].append(r["p99_ms"])
+                threads[held].append(r["threads"])
                 print(f"round {round_ + 1}, {held:>5} held: other requests p50 "
                       f"{r['p50_ms']:.2f} ms p99 {r['p99_ms']:.2f} ms, {r['requests']} "
                       f"requests, {r['errors']} errors; held waits answered early "
-                      f"{r['answered_early']}, woken by the move {r['woke']}/{held} (taken in "
-                      f"{r['settle_s']:.1f} s)", flush=True)
+                      f"{r['answered_early']}, woken by the move {r['woke']}/{held} in "
+                      f"{r['wake_s']:.1f} s (taken in {r['settle_s']:.1f} s); server "
+                      f"{processes.describe_threads(r['threads'])}", flush=True)
         first = statistics.median(p99s[args.held[0]])
         found: dict = {"ratios": {}}
         for held, values in p99s.items():
@@ -316,6 +382,9 @@ def _held(args, redis_where: str) -> dict:
             print(f"median p99 with {held:>5} held: {statistics.median(values):.2f} ms, "
                   f"ratio {ratio:.2f}x the p99 with {args.held[0]} held (target <= "
                   f"{P99_TARGET_X:g}x); load average {load_average()}")
+        print(_threads_line(args.server if args.url is None else "url", threads), flush=True)
+        found["threads"] = {held: max((sum(t.values()) for t in seen), default=0)
+                            for held, seen in threads.items()}
         if prefix is not None and max(args.held) > 0:
             cost = found["unwatched_us"] = unwatched_cost(base, args.redis_url, prefix,
                                                           max(args.held), args.kind)

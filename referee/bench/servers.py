@@ -21,15 +21,15 @@ import requests
 from referee.gunicorn_conf import default_workers
 
 README_WORKERS = default_workers()
-"""The README's deployment: `gunicorn -c python:referee.gunicorn_conf -k gevent
---worker-connections 2000`, whose settings give one worker per CPU (gunicorn_conf.py)."""
+"""The README's deployment: `gunicorn -c python:referee.gunicorn_conf -k gevent`, whose
+settings give one worker per CPU and each REFEREE_MAX_WAITS + 1,000 connections
+(gunicorn_conf.py)."""
 
 
 def gunicorn_args(workers: int = README_WORKERS) -> list[str]:
     """The README's gunicorn options (its settings module, gevent workers) for `workers`
     processes; the floor runs with the same."""
-    return ["-c", "python:referee.gunicorn_conf", "-w", str(workers), "-k", "gevent",
-            "--worker-connections", "2000"]
+    return ["-c", "python:referee.gunicorn_conf", "-w", str(workers), "-k", "gevent"]
 
 
 def free_port() -> int:

@@ -114,6 +114,38 @@ def _plain_select():
     return select.select
 
 
+FD_SETSIZE = 1024
+"""The highest descriptor select() takes, plus one (glibc's fixed fd_set). A gevent worker
+holding 2,000 long polls or event streams has sockets past it: select() then raised
+"filedescriptor out of range" on every Redis round trip of the worker (`bench polls --held
+2000`), so those go through poll(), which takes any descriptor."""
+
+
+def _plain_poll():
+    """The system's poll object maker, also under gevent's monkey patching (see
+    `_plain_select`)."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("select"):
+        return monkey.get_original("select", "poll")
+    return select.poll
+
+
+def _any_descriptor(plain_select, plain_poll):
+    """A select(readable, [], [], timeout) for readability that takes any descriptor: the
+    system's select while every one is below FD_SETSIZE (the hot path as it was), its poll
+    past that."""
+    def ready(readable, writable, exceptional, timeout):
+        fds = [f if isinstance(f, int) else f.fileno() for f in readable]
+        if max(fds, default=0) < FD_SETSIZE:
+            return plain_select(readable, writable, exceptional, timeout)
+        poller = plain_poll()
+        for fd in fds:
+            poller.register(fd, select.POLLIN)
+        hit = {fd for fd, _ in poller.poll(None if timeout is None else timeout * 1000)}
+        return [f for f, fd in zip(readable, fds) if fd in hit], [], []
+    return ready
+
+
 class Sockets:
     """A pool of plain connections to the server redis-py's pool points at (host, port, db,
     user and password as configured there): at most `most` open at once, a caller waiting up
@@ -128,7 +160,7 @@ class Sockets:
     def __init__(self, settings: dict, most: int, wait: float | None):
         self.settings, self.wait, self.most = settings, wait, most
         self.server = tuple(settings.get(k) for k in ("host", "port", "db", "username"))
-        self._ready = _plain_select()
+        self._ready = _any_descriptor(_plain_select(), _plain_poll())
         self._cooperative = _cooperative()
         self._reset()
 

@@ -22,7 +22,7 @@ def test_the_bench_plays_one_match_everywhere_and_prints_the_ratios(needs_real_r
     assert re.search(r"= \d+\.\d+x the rules alone \(target <= 2x\)", out), out
     assert re.search(r"referee overhead -?\d+ us \(target <= 150 us\); \d\.\d\d Redis round", out)
     assert re.search(r"= \d+\.\d+x the floor, the median of the rounds' ratios \(target <= "
-                     r"3\.5x; round by round \d+\.\d\d; the medians above give \d+\.\d\dx\); "
+                     r"2\.5x; round by round \d+\.\d\d; the medians above give \d+\.\d\dx\); "
                      r"\d\.\d\d Redis round", out), out
     assert "(taken in turns with the matches)" in out
     assert re.search(r"CPU of this thread: rules \d+ us/move; embedded \d+ \(overhead -?\d+ us"

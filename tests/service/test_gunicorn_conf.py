@@ -90,3 +90,26 @@ def test_no_quota_or_no_cgroups_leaves_the_cpus(tmp_path):
                      "cg/cpu/cpu.cfs_period_us": "100000\n", "cg/unified/cgroup.procs": ""})
     assert gunicorn_conf.quota_cpus(str(tmp_path / "cg"), str(tmp_path / "self")) is None
     assert gunicorn_conf.quota_cpus(str(tmp_path / "cg"), str(tmp_path / "none")) is None
+
+
+def test_a_worker_takes_more_connections_than_the_waits_it_holds(monkeypatch):
+    """A worker holding its most waits (REFEREE_MAX_WAITS) still accepts other requests."""
+    from referee.service import defaults
+
+    monkeypatch.delenv("REFEREE_MAX_WAITS", raising=False)
+    assert gunicorn_conf.default_worker_connections() == \
+        defaults.MAX_WAITS + gunicorn_conf.OTHER_CONNECTIONS
+    monkeypatch.setenv("REFEREE_MAX_WAITS", "5000")
+    assert gunicorn_conf.default_worker_connections() == 5000 + gunicorn_conf.OTHER_CONNECTIONS
+
+
+def test_the_open_file_limit_is_raised_within_the_hard_one_and_never_lowered(monkeypatch):
+    import resource
+
+    limits = {"now": (1024, 4096)}
+    monkeypatch.setattr(resource, "getrlimit", lambda which: limits["now"])
+    monkeypatch.setattr(resource, "setrlimit", lambda which, value: limits.update(now=value))
+    assert gunicorn_conf.raise_open_files(3300) == (1024, 3300, 4096)
+    assert limits["now"] == (3300, 4096)
+    assert gunicorn_conf.raise_open_files(9000) == (3300, 4096, 4096)   # the hard limit caps
+    assert gunicorn_conf.raise_open_files(100) == (4096, 4096, 4096)    # never lowered

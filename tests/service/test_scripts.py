@@ -344,3 +344,36 @@ def test_a_command_bigger_than_the_socket_buffer_is_sent_whole(client):
     big = b"x" * (16 << 20)
     assert script(args=[big]) == len(big)
     assert script(args=["small"]) == 5
+
+
+def test_a_descriptor_past_select_s_limit_is_waited_on_with_poll():
+    """A gevent worker holding 2,000 streams has sockets past FD_SETSIZE, which select()
+    refuses ("filedescriptor out of range"): the pool's wait takes them through poll()."""
+    import os
+    import resource
+    import select
+    import socket
+
+    from referee.service.scripts import FD_SETSIZE, _any_descriptor
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    high = FD_SETSIZE + 100
+    if hard != resource.RLIM_INFINITY and hard <= high:
+        pytest.skip(f"the hard open-file limit ({hard}) admits no descriptor past {high}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, high + 1), hard))
+    a, b = socket.socketpair()
+    try:
+        os.dup2(a.fileno(), high)
+        far = socket.socket(fileno=high)
+        with pytest.raises(ValueError):
+            select.select([far], [], [], 0)
+        ready = _any_descriptor(select.select, select.poll)
+        assert ready([far, b], [], [], 0) == ([], [], [])
+        b.sendall(b"x")
+        assert ready([far, b.fileno()], [], [], 1.0) == ([far], [], [])
+        assert ready([a], [], [], 0) == ([a], [], [])   # below the limit: select, as before
+        far.close()
+    finally:
+        a.close()
+        b.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
