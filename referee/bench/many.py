@@ -20,109 +20,22 @@ import argparse
 import multiprocessing
 import os
 import queue
-import random
 import subprocess
-import threading
 import time
 import uuid
 from typing import NamedTuple
 
 import redis
-import requests
 
 from referee.bench import Steal, cost, load_average, redisbench
-from referee.bench.servers import (README_WORKERS, ClientFailed, binary, client_process,
-                                   delete_keys, gather, gunicorn_args, percentile,
+from referee.bench.servers import (README_WORKERS, ClientFailed, binary, delete_keys, gather, gunicorn_args, percentile,
                                    server_at, service_env, start_gunicorn, stop)
 from referee.bench.servers import _children as children
+from referee.bench.manyclients import process as _process
+from referee.bench.manyreport import growth_lines, report_line
 
 PROCESSES = 4
 """Client processes at most (each holds its share of the matches and their seat tokens)."""
-
-
-def _create(session, base, key, game, players, with_bots: bool) -> dict:
-    """One match; (id, tokens, seat to act, version) as the client keeps it."""
-    seats = ["remote"] + (["builtin:random"] if with_bots else ["remote"]) * (players - 1)
-    r = session.post(f"{base}/v1/matches", json={"game": game, "seats": seats},
-                     headers={"Authorization": f"Bearer {key}"}, timeout=30)
-    r.raise_for_status()
-    body = r.json()
-    return {"id": body["id"], "tokens": body["tokens"], "bots": with_bots,
-            "seat": str(body["to_act"][0]["seat"]) if body.get("to_act") else "0",
-            "first": body.get("version", 0), "last": body.get("version", 0)}
-
-
-def _step(session, base, match, rng, samples) -> bool:
-    """Serve one match once: poll its seat to act, move if it must; False once it is over."""
-    token = match["tokens"].get(match["seat"]) or match["tokens"]["0"]
-    headers = {"Authorization": f"Bearer {token}"}
-    start = time.perf_counter()
-    answer = session.get(f"{base}/v1/matches/{match['id']}/prompt", headers=headers, timeout=30)
-    samples.append(("prompt", time.perf_counter() - start, answer.status_code))
-    prompt = answer.json()
-    match["last"] = max(match["last"], prompt.get("version", 0))
-    if prompt.get("status") != "active":
-        return False
-    if not prompt["must_act"]:
-        start = time.perf_counter()
-        answer = session.get(f"{base}/v1/matches/{match['id']}", timeout=30)
-        samples.append(("match", time.perf_counter() - start, answer.status_code))
-        state = answer.json()
-        remote = [str(t["seat"]) for t in state.get("to_act", [])
-                  if str(t["seat"]) in match["tokens"]]
-        match["seat"] = remote[0] if remote else match["seat"]
-        return state.get("status") == "active"
-    start = time.perf_counter()
-    r = session.post(f"{base}/v1/matches/{match['id']}/moves", headers=headers, timeout=30,
-                     json={"move": rng.choice(prompt["legal_moves"]),
-                           "expected_version": prompt["version"]})
-    samples.append(("move", time.perf_counter() - start, r.status_code))
-    if r.status_code == 200:
-        body = r.json()
-        match["last"] = body.get("version", match["last"])
-        remote = [str(t["seat"]) for t in body.get("to_act", [])
-                  if str(t["seat"]) in match["tokens"]]
-        match["seat"] = remote[0] if remote else match["seat"]
-    return True
-
-
-def _serve(base, key, game, players, work, seed, deadline, samples, done) -> None:
-    """One client thread: take a match, serve it once, put it back (or a new one if over)."""
-    session, rng = requests.Session(), random.Random(seed)
-    while time.monotonic() < deadline:
-        try:
-            match = work.get(timeout=0.2)   # more threads than matches: the rest wait
-        except queue.Empty:
-            continue
-        if _step(session, base, match, rng, samples):
-            work.put(match)
-        else:
-            done.append(match)
-            work.put(_create(session, base, key, game, players, match["bots"]))
-
-
-@client_process
-def _process(base, key, game, players, count, threads, seconds, seed, go, out) -> None:
-    """Create this process's share of the matches, say so (their ids) and wait for `go`,
-    then serve them for `seconds`."""
-    session, work = requests.Session(), queue.Queue()
-    for i in range(count):
-        work.put(_create(session, base, key, game, players, with_bots=i % 2 == 1))
-    out.put({"ready": [m["id"] for m in work.queue]})
-    go.wait()
-    samples: list = []
-    done: list = []
-    deadline = time.monotonic() + seconds
-    pool = [threading.Thread(target=_serve, args=(base, key, game, players, work, seed + i,
-                                                  deadline, samples, done))
-            for i in range(threads)]
-    for thread in pool:
-        thread.start()
-    for thread in pool:
-        thread.join()
-    held = list(work.queue) + done
-    out.put({"samples": samples, "held": len(list(work.queue)),
-             "matches": {m["id"]: (m["first"], m["last"]) for m in held}})
 
 
 def _rss_mb(pids: list[int]) -> float:
@@ -282,66 +195,6 @@ def _clients(base, key, args, scale: int, deployment: Deployment) -> dict:
             "p50_ms": percentile([t for _, t, _ in samples], 0.5),
             "p99_ms": percentile([t for _, t, _ in samples], 0.99),
             **{f"{kind}_p99_ms": percentile(times, 0.99) for kind, times in kinds.items()}}
-
-
-def report_line(scale: int, f: dict, base: dict | None) -> str:
-    """One scale's figures; against `base` (the smallest scale), what each match added."""
-    split = f["cpu_split_us"]
-    line = (f"{scale:>5} matches: {f['moves_per_s']:7.1f} remote moves/s, "
-            f"{f['versions_per_s']:7.1f} versions/s, p50 {f['p50_ms']:6.2f} ms, "
-            f"p99 {f['p99_ms']:7.2f} ms (prompt {f['prompt_p99_ms']:.1f}, move "
-            f"{f['move_p99_ms']:.1f}), server CPU {f['cpu_us_per_version']:.0f} us/move "
-            f"(gunicorn {split['api']:.0f}, workers {split['workers']:.0f}, Redis "
-            f"{split['redis']:.0f}; {f['cpu_busy']:.2f} CPUs busy; "
-            f"{f['net_cpu_us_per_version']:.0f} us/move net of its {f['idle_cpu_ms_per_s']:.1f} "
-            f"ms/s idle), Redis "
-            f"{f['redis_kb_per_created']:.1f} KB a match created and "
-            f"{f['redis_bytes_per_version']:.0f} B a move, {f['redis_kb_per_live']:.1f} KB/live "
-            f"match at the end ({f['held']} live, {f['kept'] - f['held']} ended), RSS "
-            f"{f['rss_mb']:6.1f} MB ({f['rss_kb_per_live']:.0f} KB/live match over the idle "
-            f"deployment), {f['stale']} stale, {f['errors']} errors")
-    if base is not None:
-        added = max(1, f["held"] - base["held"])
-        line += (f"; each match more than at {base['scale']}: Redis "
-                 f"{(f['redis_used_kb'] - base['redis_used_kb']) / added:.1f} KB, RSS "
-                 f"{(f['rss_mb'] - base['rss_mb']) * 1024 / added:.1f} KB; p99 "
-                 f"{f['p99_ms'] / base['p99_ms']:.2f}x")
-    return line
-
-
-GROWTH = [("server CPU per move (us)", "cpu_us_per_version", "{:.0f}"),
-          ("  net of the idle deployment's (us)", "net_cpu_us_per_version", "{:.0f}"),
-          ("idle deployment's CPU (ms/s)", "idle_cpu_ms_per_s", "{:.1f}"),
-          ("Redis per match created (KB)", "redis_kb_per_created", "{:.1f}"),
-          ("Redis per move (B)", "redis_bytes_per_version", "{:.0f}"),
-          ("Redis per live match at the end (KB)", "redis_kb_per_live", "{:.1f}"),
-          ("RSS each match added over the scale before (KB)", "rss_kb_added", "{:.0f}"),
-          ("p99 per request (ms)", "p99_ms", "{:.1f}"),
-          ("remote moves/s", "moves_per_s", "{:.0f}")]
-"""The per-scale figures the growth lines compare: (what, key, format)."""
-
-
-def growth_lines(by_scale: dict[int, dict]) -> list[str]:
-    """Each figure at every scale and its ratio to the smallest scale's: flat per match reads
-    ~1.0x for the first three; throughput falling while CPU per move stays is queueing on
-    the same CPUs, not a cost that grows with the matches."""
-    scales = sorted(by_scale)
-    for smaller, larger in zip(scales, scales[1:]):   # RSS: the first scale's is mostly warm-up
-        by_scale[larger]["rss_kb_added"] = (by_scale[larger]["rss_mb"] - by_scale[smaller][
-            "rss_mb"]) * 1024 / max(1, by_scale[larger]["held"] - by_scale[smaller]["held"])
-    lines = [f"growth {' -> '.join(map(str, scales))} matches (ratio to the first figure):"]
-    width = max(len(what) for what, _, _ in GROWTH)
-    for what, key, fmt in GROWTH:
-        had = [s for s in scales if key in by_scale[s]]
-        if not had:
-            continue
-        first = by_scale[had[0]][key]
-        values = " -> ".join(fmt.format(by_scale[s][key]) if key in by_scale[s] else "-"
-                             for s in scales)
-        ratios = " ".join(f"{by_scale[s][key] / first:.2f}x" if first else "n/a"
-                          for s in had[1:])
-        lines.append(f"  {what:<{width}}  {values}  ({ratios or 'one figure'})")
-    return lines
 
 
 def main(argv=None) -> dict:

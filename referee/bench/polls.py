@@ -341,7 +341,7 @@ def _threads_line(server: str, threads: dict[int, list[dict]]) -> str:
     said = ", ".join(f"{held} held: {count}" for held, count in most.items())
     line = f"server OS threads (/proc/<pid>/task, all its processes) with {said}"
     if grew <= 2:
-        return line + f": they do not grow with the held waits (a held wait costs no thread)"
+        return line + ": they do not grow with the held waits (a held wait costs no thread)"
     per = grew / max(1, largest - min(threads))
     line += (f": {grew} more with {largest} held, {per:.2f} a held wait")
     if server == "embedded":
