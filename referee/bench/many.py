@@ -188,6 +188,10 @@ def _clients(base, key, args, scale: int, deployment: Deployment) -> dict:
                              for part in ("api", "workers", "redis")},
             "cpu_busy": cpu.total / elapsed,
             "requests": len(samples),
+            # the clients poll every match they hold: more matches, more prompts per move
+            # landed, so the API's cost per request is the one to compare across scales
+            "api_cpu_us_per_request": cpu.api / max(1, len(samples)) * 1e6,
+            "requests_per_version": len(samples) / max(1, moved),
             # 409: a bot moved first in a simultaneous decision (Dschunke's sealed bids); the
             # client polls again, as a real one does
             "stale": sum(1 for _, _, status in samples if status == 409),

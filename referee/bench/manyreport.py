@@ -31,6 +31,8 @@ def report_line(scale: int, f: dict, base: dict | None) -> str:
 
 GROWTH = [("server CPU per move (us)", "cpu_us_per_version", "{:.0f}"),
           ("  net of the idle deployment's (us)", "net_cpu_us_per_version", "{:.0f}"),
+          ("API CPU per request (us)", "api_cpu_us_per_request", "{:.0f}"),
+          ("requests per move landed", "requests_per_version", "{:.2f}"),
           ("idle deployment's CPU (ms/s)", "idle_cpu_ms_per_s", "{:.1f}"),
           ("Redis per match created (KB)", "redis_kb_per_created", "{:.1f}"),
           ("Redis per move (B)", "redis_bytes_per_version", "{:.0f}"),
