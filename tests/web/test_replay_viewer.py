@@ -22,7 +22,10 @@ def test_play_pause_speed_and_the_last_move(site, page):
     assert page.locator("#lastmove").inner_text().endswith(words)   # move 2, named over the board
     page.select_option("#speed", "200")
     page.click("#play")
-    page.wait_for_function("document.querySelector('#frame').dataset.step >= '5'", timeout=5000)
+    # compared as numbers: as strings, "27" >= "5" is false, and a slow poll that first
+    # looks after step 9 waited out its timeout on a page that had played on
+    page.wait_for_function("Number(document.querySelector('#frame').dataset.step) >= 5",
+                           timeout=5000)
     page.click("#play")   # pause
     page.wait_for_timeout(600)
     paused = _step(page)
@@ -31,7 +34,8 @@ def test_play_pause_speed_and_the_last_move(site, page):
     page.keyboard.press("ArrowRight")   # the keys still step
     page.wait_for_function(f"document.querySelector('#frame').dataset.step === '{paused + 1}'")
     page.keyboard.press(" ")   # space plays
-    page.wait_for_function(f"document.querySelector('#frame').dataset.step > '{paused + 2}'")
+    page.wait_for_function(
+        f"Number(document.querySelector('#frame').dataset.step) > {paused + 2}")
     page.keyboard.press(" ")
     shot(page, "replay-playing-dschunke")
 
