@@ -32,7 +32,7 @@ import math
 import os
 import resource
 
-from referee.service import defaults
+from referee.service.config import Settings
 
 LIMIT_REQUEST_LINE = 8190
 """Longest request line (method, URI, version) a worker reads: gunicorn's most (its default
@@ -134,8 +134,7 @@ def default_worker_connections() -> int:
     may hold, REFEREE_MAX_WAITS, and OTHER_CONNECTIONS more. A worker whose pool is full stops
     accepting: with a pool no bigger than its waits, a worker holding its most would take no
     other request, nor answer one more wait 503 wait.capacity."""
-    given = os.environ.get("REFEREE_MAX_WAITS", "")
-    return (int(given) if given.isdigit() else defaults.MAX_WAITS) + OTHER_CONNECTIONS
+    return Settings().max_waits + OTHER_CONNECTIONS   # read as the server reads it
 
 
 worker_connections = default_worker_connections()
