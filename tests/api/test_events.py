@@ -4,7 +4,6 @@ embedded default, read by a real HTTP client (issue 12)."""
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -14,29 +13,15 @@ import requests
 
 from referee.core import engine
 from referee.games import GAMES
-from tests.support.http import BIN, free_port, stop_process, wait_for_http
+from tests.support.http import serve_embedded, stop_process
 from tests.support.threads import join_threads, start_threads
-
-
-def _serve(**env):
-    """`referee serve` (embedded default) on a free port with `env` settings."""
-    import subprocess
-
-    port = free_port()
-    environ = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    proc = subprocess.Popen([os.path.join(BIN, "referee"), "serve", "--port", str(port)],
-                            env={**environ, **env}, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    wait_for_http(f"{base}/v1/health", proc=proc)
-    return proc, base
 
 
 @pytest.fixture(scope="module")
 def base():
     """The embedded default with a 1 s heartbeat (so a test sees one quickly), and room for
     60 waits from one seat (the caps have a test of their own)."""
-    proc, url = _serve(REFEREE_HEARTBEAT="1", REFEREE_WAITS_PER_CALLER="64")
+    proc, url = serve_embedded(REFEREE_HEARTBEAT="1", REFEREE_WAITS_PER_CALLER="64")
     yield url
     stop_process(proc)
 
@@ -44,7 +29,7 @@ def base():
 @pytest.fixture(scope="module")
 def capped():
     """The embedded default holding at most 3 waits, 2 per caller."""
-    proc, url = _serve(REFEREE_HEARTBEAT="1", REFEREE_MAX_WAITS="3",
+    proc, url = serve_embedded(REFEREE_HEARTBEAT="1", REFEREE_MAX_WAITS="3",
                        REFEREE_WAITS_PER_CALLER="2")
     yield url
     stop_process(proc)

@@ -4,7 +4,6 @@ does, with the `over` event (the stream closes after it)."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -14,7 +13,7 @@ import requests
 
 from tests.docs.test_readme import section_block, shell_env
 from tests.support.docs import page
-from tests.support.http import BIN, free_port, stop_process, wait_for_http
+from tests.support.http import serve_embedded, stop_process
 
 
 def _events_line() -> str:
@@ -28,18 +27,12 @@ def _events_line() -> str:
 def test_the_curl_line_follows_a_match_to_its_end():
     """Every version from the one the stream opens at to the last, in order, then `over`
     with the result, and curl exits 0 once the server closes the stream."""
-    port = free_port()
-    environ = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    proc = subprocess.Popen([os.path.join(BIN, "referee"), "serve", "--port", str(port)],
-                            env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
-    base = f"http://127.0.0.1:{port}"
+    proc, base = serve_embedded()
     try:
-        wait_for_http(f"{base}/v1/health", proc=proc)
         created = requests.post(f"{base}/v1/matches", timeout=10, json={
             "game": "dschunke", "seats": ["builtin:random"] * 3, "seed": 21})
         assert created.status_code == 201, created.text
-        block = _events_line().replace("127.0.0.1:8000", f"127.0.0.1:{port}")
+        block = _events_line().replace("http://127.0.0.1:8000", base)
         done = subprocess.run(["bash", "-c", block], capture_output=True, text=True,
                               timeout=120, env=shell_env(ID=created.json()["id"]))
     finally:

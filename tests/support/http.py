@@ -81,6 +81,19 @@ def start_process(args, env_extra=None, **kwargs) -> subprocess.Popen:
                             text=True, **kwargs)
 
 
+def serve_embedded(**env) -> tuple[subprocess.Popen, str]:
+    """`referee serve` (the embedded default: REDIS_URL unset) on a free port with `env`
+    settings, answering; (the process, its base URL)."""
+    port = free_port()
+    environ = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    proc = subprocess.Popen([os.path.join(BIN, "referee"), "serve", "--port", str(port)],
+                            env={**environ, **env}, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    wait_for_http(f"{base}/v1/health", proc=proc)
+    return proc, base
+
+
 def stop_process(proc: subprocess.Popen, timeout: float = 10.0) -> str:
     """Terminate a process (kill after `timeout`); return what it printed."""
     if proc.poll() is None:
