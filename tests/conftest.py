@@ -205,14 +205,52 @@ def delete_keys(redis_url, prefix: str, queue: str) -> None:
         client.srem("rq:workers", *workers)
 
 
+@contextlib.contextmanager
+def running_app(config: dict, plugins=None):
+    """The app `create_app(config, plugins)` builds, stopped (its worker threads ended)
+    afterwards: for a test whose app needs more than `built_app` gives (a second app on the
+    same prefix, a config from a fixture)."""
+    from referee.root import create_app, stop_app
+
+    app = create_app(config, plugins)
+    try:
+        yield app
+    finally:
+        stop_app(app)
+
+
+@contextlib.contextmanager
+def built_app(redis_url, plugins=None, **config):
+    """An app on `redis_url` (None: the embedded store) with its own key prefix and queue
+    and two worker threads in this process (`own_settings`), `config` over that; stopped,
+    and its keys removed, afterwards. The one way the suite builds a plain app."""
+    with own_settings(redis_url) as settings, \
+            running_app({**settings, **config}, plugins) as app:
+        yield app
+
+
+@contextlib.contextmanager
+def inline_arena(redis_url, *plugins, prefix: str = "arena"):
+    """An arena service on `redis_url` whose matches finish inline (no queue, no worker), its
+    bots allowed on loopback, `plugins` after the arena's; its keys removed afterwards."""
+    from arena.plugin import arena_plugin
+    from referee.root import build_service
+    from referee.service.config import Settings
+
+    key_prefix = unique_name(prefix)
+    service = build_service(Settings(redis_url=redis_url, key_prefix=key_prefix),
+                            [arena_plugin(inline=True, loopback=True), *plugins], queued=False)
+    try:
+        yield service.extensions["arena"]
+    finally:
+        delete_keys(redis_url, key_prefix, "none")
+
+
 @pytest.fixture
 def app(redis_settings):
     """The real app on the real Redis; its worker threads are stopped afterwards."""
-    from referee.root import create_app, stop_app
-
-    app = create_app(redis_settings)
-    yield app
-    stop_app(app)
+    with running_app(redis_settings) as app:
+        yield app
 
 
 @pytest.fixture(scope="module")
@@ -221,12 +259,8 @@ def shared_app(real_redis_url):
     its keys removed afterwards), for modules whose tests each make their own matches and
     change nothing app-wide: an app costs ~40 ms of CPU to build and stop. A module opts in
     by defining `app` as this fixture; it then runs on one worker (tests/support/scheduling)."""
-    from referee.root import create_app, stop_app
-
-    with own_settings(real_redis_url) as config:
-        app = create_app(config)
+    with built_app(real_redis_url) as app:
         yield app
-        stop_app(app)
 
 
 def organiser_client(app):
@@ -255,9 +289,6 @@ def client(app):
 @pytest.fixture
 def embedded_app():
     """The app on the embedded store (the default with no REDIS_URL), own prefix and queue."""
-    from referee.root import create_app, stop_app
-
-    app = create_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),
-                      "QUEUE_NAME": unique_name("embq")})
-    yield app
-    stop_app(app)
+    with running_app({"REDIS_URL": None, "KEY_PREFIX": unique_name("emb"),
+                      "QUEUE_NAME": unique_name("embq")}) as app:
+        yield app

@@ -14,13 +14,12 @@ import signal
 import pytest
 import redis
 
-from arena.plugin import arena_plugin
 from referee.root import build_service
 from referee.service import batch, runner
 from referee.service.config import Settings
 from referee.service.drivers import BuiltinDriver
 from referee.service.plugins import Plugin, ServiceHooks
-from tests.conftest import delete_keys, unique_name
+from tests.conftest import inline_arena
 from tests.support import slowseats
 from tests.support.bots import BotServer, deterministic_choice
 from tests.support.http import PYTHON, start_process, stop_process
@@ -47,15 +46,11 @@ def arena(needs_real_redis, monkeypatch):
     flushed for time here: on a loaded machine that would change the counts)."""
     monkeypatch.setattr(batch, "BATCH_MOVES", MOST)
     monkeypatch.setattr(batch, "BATCH_SECONDS", 10.0**9)
-    heard, prefix = Heard(), unique_name("batch")
-    service = build_service(Settings(redis_url=needs_real_redis, key_prefix=prefix),
-                            [arena_plugin(inline=True, loopback=True),
-                             Plugin(name="heard", attach=lambda _service, _settings: heard)],
-                            queued=False)
-    arena = service.extensions["arena"]
-    arena.heard, arena.url = heard, needs_real_redis
-    yield arena
-    delete_keys(needs_real_redis, prefix, "none")
+    heard = Heard()
+    with inline_arena(needs_real_redis, Plugin(name="heard", attach=lambda _s, _t: heard),
+                      prefix="batch") as arena:
+        arena.heard, arena.url = heard, needs_real_redis
+        yield arena
 
 
 def _commits(monkeypatch, store) -> list:

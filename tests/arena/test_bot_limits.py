@@ -15,7 +15,7 @@ from arena.netguard import AddressPolicy
 from referee.service.connection import connect
 from tests.api.helpers import wait_until
 from tests.arena.helpers import arena_match, finished, register
-from tests.conftest import account_client, delete_keys, organiser_client, unique_name
+from tests.conftest import account_client, delete_keys, organiser_client, running_app, unique_name
 from tests.support.bots import BotServer, counting_handler
 from tests.support.threads import run_threads
 
@@ -90,12 +90,9 @@ def test_the_streak_counts_only_matches_forfeited_through_bot_failures(redis_pre
 @pytest.fixture
 def strict_two(monkeypatch, redis_settings):
     """The app on the real Redis with bots disabled after 2 failed matches."""
-    from referee.root import create_app, stop_app
-
     monkeypatch.setenv(DISABLE_AFTER_ENV, "2")
-    app = create_app(redis_settings)
-    yield app
-    stop_app(app)
+    with running_app(redis_settings) as app:
+        yield app
 
 
 def test_a_bot_failing_matches_in_a_row_is_disabled_until_its_owner_enables_it(strict_two):

@@ -13,7 +13,7 @@ from arena.bots import BotRegistry
 from arena.netguard import ALLOW_ENV, AddressPolicy, UrlRefused, policy_for, resolve
 from referee.service.connection import connect
 from tests.arena.rawserver import RawServer, http_answer
-from tests.conftest import organiser_client, unique_name
+from tests.conftest import organiser_client, running_app, unique_name
 
 SECRET = "AKIA-FAKE-CLOUD-CREDENTIALS-42"
 BOT_INFO = {"apiversion": "1", "name": "internal", "games": ["gops"], "token": SECRET}
@@ -34,12 +34,9 @@ def internal():
 @pytest.fixture
 def strict_client(monkeypatch, redis_settings):
     """The app on a real Redis with no allow-list: the deployment's default."""
-    from referee.root import create_app, stop_app
-
     monkeypatch.delenv(ALLOW_ENV, raising=False)
-    app = create_app(redis_settings)
-    yield organiser_client(app)
-    stop_app(app)
+    with running_app(redis_settings) as app:
+        yield organiser_client(app)
 
 
 def spellings(port: int) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 
 from arena.confidence import MIN_GAMES, annotate, batch_elo, plackett_luce, stages
 from arena.ratings import fold, standings
-from tests.conftest import delete_keys, organiser_client, unique_name
+from tests.conftest import built_app, organiser_client
 
 
 def _result(entrants, ranks, match="m"):
@@ -77,14 +77,8 @@ def test_below_the_threshold_an_entrant_is_provisional():
 
 @pytest.fixture
 def client(needs_real_redis):
-    from referee.root import create_app, stop_app
-
-    prefix, queue = unique_name("conf"), unique_name("confq")
-    app = create_app({"REDIS_URL": needs_real_redis, "KEY_PREFIX": prefix,
-                      "QUEUE_NAME": queue, "INLINE_WORKERS": 0})
-    yield app, organiser_client(app)
-    stop_app(app)
-    delete_keys(needs_real_redis, prefix, queue)
+    with built_app(needs_real_redis, INLINE_WORKERS=0) as app:
+        yield app, organiser_client(app)
 
 
 def test_the_api_and_page_show_intervals_batch_and_provisional(client):

@@ -8,7 +8,7 @@ import pytest
 from arena.ladder import next_table, queue, spread
 from referee.core.rng import Rng
 from tests.api.helpers import wait_until
-from tests.conftest import delete_keys, organiser_client, unique_name
+from tests.conftest import built_app, organiser_client
 
 
 def test_the_queue_by_hand():
@@ -38,14 +38,8 @@ def test_nine_entrants_stay_within_one_game_at_every_step():
 @pytest.fixture
 def client(needs_real_redis):
     """The organiser's test client of an app with two worker threads on a real Redis."""
-    from referee.root import create_app, stop_app
-
-    prefix, queue_name = unique_name("ladder"), unique_name("ladderq")
-    app = create_app({"REDIS_URL": needs_real_redis, "KEY_PREFIX": prefix,
-                      "QUEUE_NAME": queue_name, "INLINE_WORKERS": 2})
-    yield organiser_client(app)
-    stop_app(app)
-    delete_keys(needs_real_redis, prefix, queue_name)
+    with built_app(needs_real_redis) as app:
+        yield organiser_client(app)
 
 
 def test_a_ladder_of_nine_ends_with_equal_games(client):

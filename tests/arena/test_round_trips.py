@@ -17,11 +17,8 @@ import pytest
 
 from arena import bothealth
 from arena.roundtrips import RoundTrips
-from arena.plugin import arena_plugin
-from referee.root import build_service
 from referee.service import batch, runner
-from referee.service.config import Settings
-from tests.conftest import delete_keys, unique_name
+from tests.conftest import inline_arena, unique_name
 from tests.support.bots import BotServer
 
 
@@ -31,11 +28,8 @@ def arena(needs_real_redis, monkeypatch):
     end of a match or of the runner (no periodic write lands in one match but not another)."""
     monkeypatch.setattr(bothealth, "FLUSH_REQUESTS", 10**9)
     monkeypatch.setattr(bothealth, "FLUSH_SECONDS", 10.0**9)
-    prefix = unique_name("trips")
-    service = build_service(Settings(redis_url=needs_real_redis, key_prefix=prefix),
-                            [arena_plugin(inline=True, loopback=True)], queued=False)
-    yield service.extensions["arena"]
-    delete_keys(needs_real_redis, prefix, "none")
+    with inline_arena(needs_real_redis, prefix="trips") as arena:
+        yield arena
 
 
 def _played(arena, seats, cards: int, seed: int = 3) -> tuple[int, int]:

@@ -13,12 +13,9 @@ import pytest
 
 from arena.benchruns import RoundTrips
 from arena.botslots import CallSlots
-from arena.plugin import arena_plugin
-from referee.root import build_service
 from referee.service import runner
-from referee.service.config import Settings
 from tests.api.helpers import wait_until
-from tests.conftest import delete_keys, unique_name
+from tests.conftest import inline_arena
 from tests.support.bots import BotServer, counting_handler
 from tests.support.threads import run_threads
 
@@ -26,13 +23,9 @@ from tests.support.threads import run_threads
 @pytest.fixture
 def arena(needs_real_redis):
     """An arena on the real Redis whose matches finish inline, its bots capped at 1 call."""
-    prefix = unique_name("ride")
-    service = build_service(Settings(redis_url=needs_real_redis, key_prefix=prefix),
-                            [arena_plugin(inline=True, loopback=True)], queued=False)
-    arena = service.extensions["arena"]
-    arena.bots.slots.cap = 1
-    yield arena
-    delete_keys(needs_real_redis, prefix, "none")
+    with inline_arena(needs_real_redis, prefix="ride") as arena:
+        arena.bots.slots.cap = 1
+        yield arena
 
 
 def _match(arena, seats):

@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import delete_keys, organiser_client, unique_name
+from tests.conftest import built_app, organiser_client
 
 
 @pytest.fixture
 def client(needs_real_redis):
     """No worker threads: the tournament stays running until it is stopped."""
-    from referee.root import create_app, stop_app
-
-    prefix, queue = unique_name("sprtlive"), unique_name("sprtliveq")
-    app = create_app({"REDIS_URL": needs_real_redis, "KEY_PREFIX": prefix,
-                      "QUEUE_NAME": queue, "INLINE_WORKERS": 0})
-    yield organiser_client(app)
-    stop_app(app)
-    delete_keys(needs_real_redis, prefix, queue)
+    with built_app(needs_real_redis, INLINE_WORKERS=0) as app:
+        yield organiser_client(app)
 
 
 def test_the_sprt_block_is_live_while_running_and_still_after(client):

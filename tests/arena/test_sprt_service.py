@@ -9,21 +9,15 @@ import pytest
 
 from tests.api.helpers import wait_until
 from tests.arena.helpers import register
-from tests.conftest import delete_keys, organiser_client, unique_name
+from tests.conftest import built_app, organiser_client
 from tests.support.bots import BotServer
 
 
 @pytest.fixture
 def served(needs_real_redis):
     """An app with two worker threads on a real Redis, acting as the organiser."""
-    from referee.root import create_app, stop_app
-
-    prefix, queue = unique_name("sprt"), unique_name("sprtq")
-    app = create_app({"REDIS_URL": needs_real_redis, "KEY_PREFIX": prefix,
-                      "QUEUE_NAME": queue, "INLINE_WORKERS": 2})
-    yield app, organiser_client(app)
-    stop_app(app)
-    delete_keys(needs_real_redis, prefix, queue)
+    with built_app(needs_real_redis) as app:
+        yield app, organiser_client(app)
 
 
 def _finished(client, tid):

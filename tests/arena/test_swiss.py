@@ -8,7 +8,7 @@ import pytest
 from arena.swiss import match_points, plan_round, tally
 from referee.core.rng import Rng
 from tests.api.helpers import wait_until
-from tests.conftest import delete_keys, organiser_client, unique_name
+from tests.conftest import built_app, organiser_client
 
 
 def test_points_byes_and_pairings_by_hand():
@@ -28,14 +28,8 @@ def test_points_byes_and_pairings_by_hand():
 @pytest.fixture
 def client(needs_real_redis):
     """The organiser's test client of an app with two worker threads on a real Redis."""
-    from referee.root import create_app, stop_app
-
-    prefix, queue = unique_name("swiss"), unique_name("swissq")
-    app = create_app({"REDIS_URL": needs_real_redis, "KEY_PREFIX": prefix,
-                      "QUEUE_NAME": queue, "INLINE_WORKERS": 2})
-    yield organiser_client(app)
-    stop_app(app)
-    delete_keys(needs_real_redis, prefix, queue)
+    with built_app(needs_real_redis) as app:
+        yield organiser_client(app)
 
 
 def test_a_swiss_for_nine_bots_evens_out_games(client):

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.conftest import organiser_client, own_settings
+from tests.conftest import built_app, organiser_client
 from tests.support.rediscluster import LocalCluster
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None,
@@ -30,12 +30,9 @@ def cluster():
 def cluster_app(cluster, needs_real_redis, request):
     """An app whose match state is on the cluster, queues on the real Redis; without and with
     a replica's acknowledgement of each commit (REFEREE_STORE_WAIT_MS)."""
-    from referee.root import create_app, stop_app
-
-    with own_settings(needs_real_redis) as config:
-        app = create_app({**config, "STORE_URL": cluster.url, "STORE_WAIT_MS": request.param})
+    with built_app(needs_real_redis, STORE_URL=cluster.url,
+                   STORE_WAIT_MS=request.param) as app:
         yield app
-        stop_app(app)
 
 
 def _create(client, seats, seed):

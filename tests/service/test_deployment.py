@@ -12,11 +12,12 @@ import time
 import redis
 import requests
 
-from referee.bench.servers import gunicorn_args, server_at
+from referee.bench.servers import server_at
 from referee.gunicorn_conf import default_workers
 from tests.conftest import delete_keys, unique_name
 from tests.support.docs import page
-from tests.support.http import BIN, free_port, start_process, stop_process, wait_for_http
+from tests.support.http import (BIN, free_port, serve_embedded, serve_gunicorn, start_process,
+                                stop_process, wait_for_http)
 
 
 def _play_against_bots(base: str, seats, seed: int, key: str | None = None) -> dict:
@@ -70,16 +71,13 @@ def _follow_events(base: str, seats, seed: int, key: str) -> dict:
 
 def test_referee_serve_embedded_plays_a_match():
     """`referee serve` with no REDIS_URL: a person plays a bot through HTTP to the end."""
-    port = free_port()
-    proc = start_process([f"{BIN}/referee", "serve", "--port", str(port)],
-                         env_extra={"REDIS_URL": ""})
+    proc, base = serve_embedded()
     try:
-        wait_for_http(f"http://127.0.0.1:{port}/v1/health", proc=proc)
-        health = requests.get(f"http://127.0.0.1:{port}/v1/health").json()
+        health = requests.get(f"{base}/v1/health").json()
         assert health["store"] == "embedded"
-        match = _play_against_bots(f"http://127.0.0.1:{port}", ["remote", "builtin:random"], 3)
+        match = _play_against_bots(base, ["remote", "builtin:random"], 3)
         assert match["status"] == "over" and match["result"]["termination"] == "rules"
-        bots_only = _play_against_bots(f"http://127.0.0.1:{port}", ["builtin:random"] * 3, 4)
+        bots_only = _play_against_bots(base, ["builtin:random"] * 3, 4)
         assert bots_only["status"] == "over"
     finally:
         output = stop_process(proc)
@@ -149,14 +147,10 @@ def test_gevent_worker_holds_150_polls_and_answers_them_all(needs_real_redis):
     from concurrent.futures import ThreadPoolExecutor
 
     redis_url = needs_real_redis
-    port, prefix, queue = free_port(), unique_name("gev"), unique_name("gevq")
-    env = {"REDIS_URL": redis_url, "REFEREE_PREFIX": prefix, "REFEREE_QUEUE": queue,
-           "REFEREE_WAITS_PER_CALLER": "200"}
-    api = start_process([f"{BIN}/gunicorn", *gunicorn_args(1), "-b", f"127.0.0.1:{port}",
-                         "referee.root:create_app()"], env_extra=env)
-    base = f"http://127.0.0.1:{port}"
+    prefix, queue = unique_name("gev"), unique_name("gevq")
+    api, base = serve_gunicorn(REDIS_URL=redis_url, REFEREE_PREFIX=prefix, REFEREE_QUEUE=queue,
+                               REFEREE_WAITS_PER_CALLER="200")
     try:
-        wait_for_http(f"{base}/v1/health", proc=api)
         organiser = {"Authorization": f"Bearer {os.environ['REFEREE_ORGANISER_KEY']}"}
         body = requests.post(f"{base}/v1/matches", json={"game": "dschunke", "seed": 11,
                                                          "seats": ["remote"] * 3},

@@ -10,8 +10,7 @@ import pytest
 
 from referee import gunicorn_conf, gunicorn_errors
 from referee.api.problems import CATALOGUE
-from referee.bench.servers import gunicorn_args
-from tests.support.http import BIN, free_port, start_process, stop_process, wait_for_http
+from tests.support.http import serve_embedded, serve_gunicorn, stop_process
 
 
 LIMITS = {
@@ -26,14 +25,10 @@ LIMITS = {
 def server(request):
     """(port, limits) of one gunicorn worker (gevent, the settings module) or of `referee
     serve`, on the embedded store."""
-    port = free_port()
-    command = ([f"{BIN}/gunicorn", *gunicorn_args(1), "-b", f"127.0.0.1:{port}",
-                "referee.root:create_app()"] if request.param == "gunicorn"
-               else [f"{BIN}/referee", "serve", "--port", str(port)])
-    api = start_process(command, env_extra={"REDIS_URL": ""})
+    api, base = (serve_gunicorn(REDIS_URL="") if request.param == "gunicorn"
+                 else serve_embedded())
     try:
-        wait_for_http(f"http://127.0.0.1:{port}/v1/health", timeout=60, proc=api)
-        yield port, LIMITS[request.param]
+        yield int(base.rsplit(":", 1)[1]), LIMITS[request.param]
     finally:
         output = stop_process(api)
         assert "Traceback" not in output, output

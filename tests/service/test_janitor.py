@@ -12,16 +12,14 @@ from rq.job import Job
 from arena.benchruns import RoundTrips
 from referee.service import defaults, runner
 from referee.service.worker import janitors_turn, orphaned, sweep
+from tests.conftest import running_app
 
 
 @pytest.fixture
 def queued_service(needs_real_redis, redis_settings):
     """A service that queues its runner jobs with no worker to take them: a backlog."""
-    from referee.root import create_app, stop_app
-
-    app = create_app({**redis_settings, "INLINE_WORKERS": 0})
-    yield app.extensions["referee"]
-    stop_app(app)
+    with running_app({**redis_settings, "INLINE_WORKERS": 0}) as app:
+        yield app.extensions["referee"]
 
 
 def _backlog(service, count: int) -> list[str]:

@@ -60,15 +60,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for_http(url: str, timeout: float = 20.0, proc=None) -> None:
-    """Poll `url` until it answers 200; fail early if `proc` exits."""
+def wait_for_http(url: str, timeout: float = 20.0, proc=None, ours: bool = False) -> None:
+    """Poll `url` until it answers 200 (with `ours`, a health answer of this service: one
+    that lists its games); fail early if `proc` exits."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
             out = proc.stdout.read() if proc.stdout else ""
             raise RuntimeError(f"process exited with {proc.returncode}: {out}")
-        with contextlib.suppress(requests.RequestException):
-            if requests.get(url, timeout=1).status_code == 200:
+        with contextlib.suppress(requests.RequestException, ValueError):
+            answer = requests.get(url, timeout=1)
+            if answer.status_code == 200 and (not ours or "games" in answer.json()):
                 return
         time.sleep(0.1)
     raise TimeoutError(f"{url} did not answer within {timeout} s")
@@ -81,17 +83,46 @@ def start_process(args, env_extra=None, **kwargs) -> subprocess.Popen:
                             text=True, **kwargs)
 
 
+def serve_command(command, env: dict | None = None, *, tries: int = 3,
+                  timeout: float = 20.0) -> tuple[subprocess.Popen, str]:
+    """Start `command(port)` (the argument list of a server of this service) on a free port
+    with `env` over the test environment, and wait until that port answers as this service:
+    (the process, its base URL).
+
+    The port is free when chosen, not when the server binds it: between the two another of
+    the suite's processes (a bot kit, which answers every path 200 `{}`) can take it. So the
+    health answer must name the service's games, and a server that exits (its bind refused)
+    is started again on another port."""
+    for attempt in range(tries):
+        port = free_port()
+        proc = subprocess.Popen(command(port), env={**os.environ, **(env or {})},
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_for_http(f"{base}/v1/health", timeout=timeout, proc=proc, ours=True)
+            return proc, base
+        except RuntimeError:   # it exited: most likely the port was taken meanwhile
+            if attempt == tries - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 def serve_embedded(**env) -> tuple[subprocess.Popen, str]:
     """`referee serve` (the embedded default: REDIS_URL unset) on a free port with `env`
     settings, answering; (the process, its base URL)."""
-    port = free_port()
-    environ = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    proc = subprocess.Popen([os.path.join(BIN, "referee"), "serve", "--port", str(port)],
-                            env={**environ, **env}, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    wait_for_http(f"{base}/v1/health", proc=proc)
-    return proc, base
+    return serve_command(lambda port: [os.path.join(BIN, "referee"), "serve", "--port",
+                                       str(port)], {"REDIS_URL": "", **env})
+
+
+def serve_gunicorn(workers: int = 1, app: str = "referee.root:create_app()",
+                   **env) -> tuple[subprocess.Popen, str]:
+    """The README's deployment server (gunicorn with its settings module and gevent
+    workers) serving `app` on a free port with `env` settings (REDIS_URL among them for a
+    real Redis), answering; (the process, its base URL)."""
+    from referee.bench.servers import gunicorn_args
+
+    return serve_command(lambda port: [os.path.join(BIN, "gunicorn"), *gunicorn_args(workers),
+                                       "-b", f"127.0.0.1:{port}", app], env, timeout=60)
 
 
 def stop_process(proc: subprocess.Popen, timeout: float = 10.0) -> str:

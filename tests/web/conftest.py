@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import delete_keys, unique_name
+from tests.conftest import built_app
 from tests.support.http import serve_in_thread
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -53,17 +53,8 @@ def page(browser):
 @pytest.fixture(scope="module")
 def site(real_redis_url):
     """The service over HTTP on loopback: its base URL (the app's keys are removed after)."""
-    from referee.root import create_app, stop_app
-
-    prefix, queue = unique_name("web"), unique_name("webq")
-    app = create_app({"REDIS_URL": real_redis_url, "KEY_PREFIX": prefix, "QUEUE_NAME": queue,
-                      "INLINE_WORKERS": 2})
-    try:
-        with serve_in_thread(app) as base:
-            yield base
-    finally:
-        stop_app(app)
-        delete_keys(real_redis_url, prefix, queue)
+    with built_app(real_redis_url) as app, serve_in_thread(app) as base:
+        yield base
 
 
 def shot(page, name: str) -> Path:
