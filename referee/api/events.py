@@ -9,6 +9,7 @@ from marshmallow import Schema, fields
 
 from referee.api.auth import address_identity, bearer_token
 from referee.api.context import service
+from referee.api.peer import client_gone_check
 from referee.core.errors import RefereeError
 from referee.service import defaults
 from referee.service.access import SEAT, SPECTATOR_OR_SEAT, requires
@@ -118,7 +119,8 @@ class Events(MethodView):
         the window (REFEREE_EVENT_WINDOW, 1000 versions), one `event: snapshot` with the
         current summary (and the skipped range) stands in for them. Ends with `event:
         over`; a comment every 15 s keeps an idle stream open.
-        Each stream counts against the caller's and the server's wait caps.
+        Each stream counts against the caller's and the server's wait caps, until it ends
+        or, idle, within 3 s of its client closing the connection.
         """
         svc = service()
         meta, _ = svc.load(match_id)
@@ -128,7 +130,8 @@ class Events(MethodView):
         slots.acquire(caller)
         response = Response(stream_with_context(stream(svc, meta, viewer, after,
                                                        svc.settings.heartbeat_seconds,
-                                                       svc.settings.event_window)),
+                                                       svc.settings.event_window,
+                                                       client_gone_check(request.environ))),
                             mimetype="text/event-stream",
                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         # the server closes the response however the stream ends (over, the client gone,

@@ -136,6 +136,12 @@ class Held:
         got = [a for a in self.answers.values() if a]
         return len(got), sum(needle in a for a in got)
 
+    def refused(self) -> int:
+        """Answers that were a problem instead of a held wait (503 wait.capacity, 429): a
+        wait refused is not a wake-up lost, and the report tells the two apart."""
+        return sum(1 for a in self.answers.values()
+                   if a and not a.startswith(b"HTTP/1.1 200"))
+
     def close(self) -> None:
         """Close every connection still open."""
         for key in list(self.selector.get_map().values()):
@@ -243,6 +249,7 @@ def measure(base: str, held: int, kind: str, clients: int, seconds: float) -> di
     holder.drain(WAKE_SECONDS, needle)
     wake_s = time.monotonic() - began
     answered, woke = holder.status_counts(needle)
+    refused = holder.refused()
     holder.close()
     errors = sum(s == float("inf") for s in samples)
     ok = [s for s in samples if s != float("inf")]
@@ -250,7 +257,7 @@ def measure(base: str, held: int, kind: str, clients: int, seconds: float) -> di
             "p50_ms": _percentile(ok, 0.50) if ok else float("nan"),
             "p99_ms": _percentile(ok, 0.99) if ok else float("nan"),
             "answered_early": early if kind == "prompts" else 0, "woke": woke,
-            "answered": answered, "threads": threads, "wake_s": wake_s}
+            "refused": refused, "answered": answered, "threads": threads, "wake_s": wake_s}
 
 
 def unwatched_cost(base: str, redis_url: str, prefix: str, held: int, kind: str,
@@ -316,6 +323,11 @@ CLIENT_FILES = 500
 Redis, the interpreter's own)."""
 
 
+def _refused(count: int) -> str:
+    """The clause naming the waits the server refused (none: nothing)."""
+    return f"; {count} refused with a problem, not held" if count else ""
+
+
 def open_files_line(base: str, held: int, files: tuple[int, int, int]) -> str:
     """What this benchmark's soft open-file limit was and is (`files`: raise_open_files's
     answer, asked for `held` connections and CLIENT_FILES), and the server's processes'."""
@@ -373,7 +385,8 @@ def _held(args, redis_where: str) -> dict:
                       f"{r['p50_ms']:.2f} ms p99 {r['p99_ms']:.2f} ms, {r['requests']} "
                       f"requests, {r['errors']} errors; held waits answered early "
                       f"{r['answered_early']}, woken by the move {r['woke']}/{held} in "
-                      f"{r['wake_s']:.1f} s (taken in {r['settle_s']:.1f} s); server "
+                      f"{r['wake_s']:.1f} s (taken in {r['settle_s']:.1f} s"
+                      f"{_refused(r['refused'])}); server "
                       f"{processes.describe_threads(r['threads'])}", flush=True)
         first = statistics.median(p99s[args.held[0]])
         found: dict = {"ratios": {}}

@@ -31,6 +31,12 @@ from referee.service.store import Live, MatchMeta, MatchStatus
 RETRY_MS = 2000
 """How long a browser waits before reconnecting a dropped stream (the `retry:` field)."""
 
+PEER_CHECK_S = 3.0
+"""How often an idle stream asks whether its client has gone (a stream learns it otherwise
+only when a write fails, at the next heartbeat): a closed tab gives its wait slot back within
+this, not within the heartbeat (15 s), so a burst of reconnecting clients is not refused
+wait.capacity for slots held by the ones that left."""
+
 
 class InvalidTicket(RefereeError):
     """The event-stream ticket is malformed, expired, or not for this match."""
@@ -46,9 +52,10 @@ def frame(event: str, data, event_id: int | None = None) -> str:
 
 
 def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
-           heartbeat: float, window: int = defaults.EVENT_WINDOW):
+           heartbeat: float, window: int = defaults.EVENT_WINDOW, gone=None):
     """The SSE text of match `meta` for `viewer` (a seat or None), from the version after
-    `after` (None: from the current one); ends after `over` (or when the match is gone).
+    `after` (None: from the current one); ends after `over` (or when the match is gone, or
+    when `gone()`, asked every PEER_CHECK_S while idle, says the client closed the stream).
     At most `window` missed versions are sent again; beyond it, one `snapshot`."""
     yield f"retry: {RETRY_MS}\n\n"
     shown: tuple[Live, int] | None = None     # the last version sent, and the log length then
@@ -69,8 +76,11 @@ def stream(service, meta: MatchMeta, viewer: int | None, after: int | None,
                     yield frame("over", {"version": live.version, "status": live.status,
                                          "result": result}, live.version)
                     return
+            idle = heartbeat - (time.monotonic() - last_write)
             maybe_changed = service.store.changes.wait_on(
-                changed, heartbeat - (time.monotonic() - last_write))
+                changed, idle if gone is None else min(idle, PEER_CHECK_S))
+            if not maybe_changed and gone is not None and gone():
+                return
             if time.monotonic() - last_write >= heartbeat:
                 yield ": keep-alive\n\n"
                 last_write = time.monotonic()
