@@ -29,10 +29,27 @@ from referee.service.scripts import Rider
 from referee.service.store import match_key
 
 
+_LIMITS: dict = {}
+# match id -> (its limits as stored, with the defaults filled in): asked twice a bot move
+
+
+def _limits(meta) -> dict:
+    """The match's limits with the defaults filled in (remembered per match: they never
+    change; the entry is checked against the very dict it was made from)."""
+    kept = _LIMITS.get(meta.id)
+    if kept is not None and kept[0] is meta.limits:
+        return kept[1]
+    if len(_LIMITS) > 10_000:
+        _LIMITS.clear()
+    limits = {**DEFAULTS, **meta.limits}
+    _LIMITS[meta.id] = (meta.limits, limits)
+    return limits
+
+
 def _budget(turn: Turn) -> tuple[dict, float, float]:
     """The match's limits (defaults filled in), the seat's time bank left, and the time its
     move may take (the move limit plus the bank), in ms."""
-    limits = {**DEFAULTS, **turn.meta.limits}
+    limits = _limits(turn.meta)
     bank = float(turn.live.clocks.get(str(turn.seat), limits["bank_ms"]))
     return limits, bank, limits["move_ms"] + bank
 
@@ -97,8 +114,9 @@ class BotDriver(SeatDriver):
         if failure is not None:
             return Choice(failure=failure, latency_ms=round(reply.latency_ms, 3), clock_ms=bank)
         # its debug text, if any, is kept apart: never in the move, the log or a view
-        DebugTexts(self.bots.redis, self.bots.prefix).keep(meta.id, live.version, seat, ref,
-                                                           reply.body)
+        if "debug" in reply.body:
+            DebugTexts(self.bots.redis, self.bots.prefix).keep(meta.id, live.version, seat,
+                                                               ref, reply.body)
         return Choice(move=reply.body["move"], latency_ms=round(reply.latency_ms, 3),
                       clock_ms=round(bank, 3))
 

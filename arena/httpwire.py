@@ -126,26 +126,28 @@ class Wire:
         if not head:
             raise http.client.RemoteDisconnected("the bot closed the connection without "
                                                  "a response")
-        lines = head.split(b"\n")
+        # decoded once (ISO-8859-1: a character a byte, so lengths are the bytes'), not
+        # line by line: a bot answers every move
+        lines = head.decode("iso-8859-1").split("\n")
         if len(lines) - 1 > MAX_HEADERS:
             raise http.client.HTTPException(f"got more than {MAX_HEADERS} headers")
         if max(map(len, lines)) > MAX_LINE:
             raise http.client.LineTooLong("header line")
-        parts = lines[0].decode("iso-8859-1").split(None, 2)
+        parts = lines[0].split(None, 2)
         version = parts[0] if parts else ""
         if not version.startswith("HTTP/") or len(parts) < 2:
-            raise http.client.BadStatusLine(repr(lines[0]))
+            raise http.client.BadStatusLine(repr(lines[0].encode("iso-8859-1")))
         try:
             status = int(parts[1])
         except ValueError:
-            raise http.client.BadStatusLine(repr(lines[0])) from None
+            raise http.client.BadStatusLine(repr(lines[0].encode("iso-8859-1"))) from None
         if not 100 <= status <= 999:
-            raise http.client.BadStatusLine(repr(lines[0]))
+            raise http.client.BadStatusLine(repr(lines[0].encode("iso-8859-1")))
         if version not in ("HTTP/1.0", "HTTP/0.9") and not version.startswith("HTTP/1."):
             raise http.client.UnknownProtocol(version)
         headers: dict = {}
         for line in lines[1:]:
-            name, colon, value = line.decode("iso-8859-1").partition(":")
+            name, colon, value = line.partition(":")
             if colon and name[:1] not in (" ", "\t"):   # no folded continuation lines
                 headers.setdefault(name.strip().lower(), value.strip())
         return version, status, headers

@@ -162,6 +162,7 @@ def _clients(base, key, args, scale: int, deployment: Deployment) -> dict:
     idle = _idle_cpu(deployment)
     at_go = cost.versions(deployment.redis, deployment.prefix, ids)
     memory_at_go = deployment.redis.info("memory")["used_memory"]
+    own_at_go = own_kb(deployment.redis, deployment.prefix, ids)
     cpu_before, started = deployment.cpu(), time.monotonic()
     go.set()
     got = gather(out, procs, args.seconds)
@@ -175,6 +176,7 @@ def _clients(base, key, args, scale: int, deployment: Deployment) -> dict:
     kinds = {kind: [t for k, t, status in samples if k == kind and status == 200]
              for kind in ("prompt", "match", "move")}
     memory_moved = deployment.redis.info("memory")["used_memory"] - memory_at_go
+    live_ids = [m for m in matches if m in at_end]
     return {"held": sum(p["held"] for p in got), "kept": len(matches), "seconds": elapsed,
             "created": len(ids), "memory_at_go": memory_at_go,
             "redis_bytes_per_version": memory_moved / max(1, moved),
@@ -192,6 +194,12 @@ def _clients(base, key, args, scale: int, deployment: Deployment) -> dict:
             # landed, so the API's cost per request is the one to compare across scales
             "api_cpu_us_per_request": cpu.api / max(1, len(samples)) * 1e6,
             "requests_per_version": len(samples) / max(1, moved),
+            "per_version": {kind: len(times) / max(1, moved) for kind, times in kinds.items()},
+            # the matches' own keys (MEMORY USAGE), apart from what the deployment keeps
+            # whatever the scale (RQ's and the workers' keys, Lua scripts): the same measure
+            # at every scale, at go (created, the bots' first moves made) and at the end
+            "own_kb_at_go": own_at_go,
+            "own_kb_at_end": own_kb(deployment.redis, deployment.prefix, live_ids),
             # 409: a bot moved first in a simultaneous decision (Dschunke's sealed bids); the
             # client polls again, as a real one does
             "stale": sum(1 for _, _, status in samples if status == 409),
@@ -199,6 +207,22 @@ def _clients(base, key, args, scale: int, deployment: Deployment) -> dict:
             "p50_ms": percentile([t for _, t, _ in samples], 0.5),
             "p99_ms": percentile([t for _, t, _ in samples], 0.99),
             **{f"{kind}_p99_ms": percentile(times, 0.99) for kind, times in kinds.items()}}
+
+
+SAMPLED = 200
+"""Matches whose own keys are weighed at most (MEMORY USAGE of each key: one round trip)."""
+
+
+def own_kb(client, prefix: str, match_ids: list[str]) -> float:
+    """The mean Redis memory of a match's own keys (`<prefix>:m:{<id>}:*`), in KB, over up to
+    SAMPLED of `match_ids` (a SCAN of the prefix finds their keys)."""
+    sample = set(match_ids[:SAMPLED])
+    keys = [key for key in client.scan_iter(match=f"{prefix}:m:*", count=1000)
+            if key.decode().partition("{")[2].partition("}")[0] in sample]
+    pipe = client.pipeline(transaction=False)
+    for key in keys:
+        pipe.memory_usage(key, samples=0)
+    return sum(size or 0 for size in pipe.execute()) / 1024 / max(1, len(sample))
 
 
 def main(argv=None) -> dict:

@@ -16,10 +16,13 @@ def report_line(scale: int, f: dict, base: dict | None) -> str:
             f"{f['net_cpu_us_per_version']:.0f} us/move net of its {f['idle_cpu_ms_per_s']:.1f} "
             f"ms/s idle), Redis "
             f"{f['redis_kb_per_created']:.1f} KB a match created and "
-            f"{f['redis_bytes_per_version']:.0f} B a move, {f['redis_kb_per_live']:.1f} KB/live "
-            f"match at the end ({f['held']} live, {f['kept'] - f['held']} ended), RSS "
+            f"{f['redis_bytes_per_version']:.0f} B a move, a match's own keys "
+            f"{f['own_kb_at_go']:.1f} KB at go and {f['own_kb_at_end']:.1f} KB at the end, "
+            f"{f['redis_kb_per_live']:.1f} KB/live match at the end ({f['held']} live, {f['kept'] - f['held']} ended), RSS "
             f"{f['rss_mb']:6.1f} MB ({f['rss_kb_per_live']:.0f} KB/live match over the idle "
-            f"deployment), {f['stale']} stale, {f['errors']} errors")
+            f"deployment), requests a move (the bots' too): prompt {f['per_version']['prompt']:.2f}, match "
+            f"{f['per_version']['match']:.2f}, move {f['per_version']['move']:.2f}; "
+            f"{f['stale']} stale, {f['errors']} errors")
     if base is not None:
         added = max(1, f["held"] - base["held"])
         line += (f"; each match more than at {base['scale']}: Redis "
@@ -33,9 +36,11 @@ GROWTH = [("server CPU per move (us)", "cpu_us_per_version", "{:.0f}"),
           ("  net of the idle deployment's (us)", "net_cpu_us_per_version", "{:.0f}"),
           ("API CPU per request (us)", "api_cpu_us_per_request", "{:.0f}"),
           ("requests per move landed", "requests_per_version", "{:.2f}"),
+          ("  prompts per move landed", "prompts_per_version", "{:.2f}"),
           ("idle deployment's CPU (ms/s)", "idle_cpu_ms_per_s", "{:.1f}"),
           ("Redis per match created (KB)", "redis_kb_per_created", "{:.1f}"),
           ("Redis per move (B)", "redis_bytes_per_version", "{:.0f}"),
+          ("Redis of a match's own keys at go (KB)", "own_kb_at_go", "{:.1f}"),
           ("Redis per live match at the end (KB)", "redis_kb_per_live", "{:.1f}"),
           ("RSS each match added over the scale before (KB)", "rss_kb_added", "{:.0f}"),
           ("p99 per request (ms)", "p99_ms", "{:.1f}"),
@@ -51,6 +56,8 @@ def growth_lines(by_scale: dict[int, dict]) -> list[str]:
     for smaller, larger in zip(scales, scales[1:]):   # RSS: the first scale's is mostly warm-up
         by_scale[larger]["rss_kb_added"] = (by_scale[larger]["rss_mb"] - by_scale[smaller][
             "rss_mb"]) * 1024 / max(1, by_scale[larger]["held"] - by_scale[smaller]["held"])
+    for figures in by_scale.values():
+        figures["prompts_per_version"] = figures["per_version"]["prompt"]
     lines = [f"growth {' -> '.join(map(str, scales))} matches (ratio to the first figure):"]
     width = max(len(what) for what, _, _ in GROWTH)
     for what, key, fmt in GROWTH:

@@ -6,7 +6,6 @@ runner.Run) and what the stage before it produced, and gives what the next one t
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from typing import NamedTuple
 
@@ -156,7 +155,17 @@ def _marked(now: Turn, picked: Choice, strike: int | None = None, forfeit=None):
         changes["strikes"] = {**live.strikes, key: strike}
     if forfeit is not None:
         changes["forfeits"] = {**live.forfeits, key: forfeit}
-    return dataclasses.replace(live, **changes) if changes else live
+    return _copied(live, changes) if changes else live
+
+
+def _copied(live, changes: dict):
+    """`dataclasses.replace(live, **changes)` for a Live (no __post_init__, no init=False
+    field), without its field-by-field __init__: a bot move marks its seat's clock and
+    latency on every move, and replace cost about as much as the rest of the marking."""
+    new = object.__new__(type(live))
+    new.__dict__.update(live.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def _apply_policy(now: Turn, picked: Choice, failure: dict):

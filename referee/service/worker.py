@@ -21,6 +21,7 @@ from referee.core.errors import RefereeError
 from referee.service import defaults
 from referee.service.connection import connect
 from referee.service.context import serve_queue
+from referee.service.leanjobs import LeanJobs
 from referee.service.runner import lease_key
 from referee.service.drivers import REMOTE
 from referee.service.listener import CommandListener
@@ -28,9 +29,10 @@ from referee.service.store import MatchStatus
 
 log = logging.getLogger(__name__)
 
-class ListeningWorker(SimpleWorker):
+class ListeningWorker(LeanJobs, SimpleWorker):
     """An RQ SimpleWorker whose command listener ends as soon as the worker stops
-    (referee/service/listener.py says why RQ's own waited up to a minute)."""
+    (referee/service/listener.py says why RQ's own waited up to a minute), running `advance`
+    jobs lean (referee/service/leanjobs.py)."""
 
     def subscribe(self):
         """Listen for RQ's commands on this worker's channel, in a thread of our own."""
