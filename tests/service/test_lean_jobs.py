@@ -4,13 +4,13 @@ RQ's retries and failed registry, and any other job runs as RQ runs it."""
 
 from __future__ import annotations
 
-import fakeredis
 import pytest
+import redis
 from rq import Queue, Retry
 
 from referee.service import leanjobs
 from referee.service.worker import ListeningWorker
-from tests.conftest import unique_name
+from tests.conftest import delete_keys, unique_name
 
 RAN: list = []
 
@@ -28,14 +28,23 @@ def broken(match_id):
 
 
 @pytest.fixture
-def queue():
-    conn = fakeredis.FakeRedis(server=fakeredis.FakeServer())
+def queue(needs_real_redis):
+    """A queue of its own on the real Redis, its keys removed afterwards."""
     RAN.clear()
-    return Queue(unique_name("leanq"), connection=conn)
+    name = unique_name("leanq")
+    yield Queue(name, connection=redis.Redis.from_url(needs_real_redis))
+    delete_keys(needs_real_redis, "none-of-ours", name)
+
+
+def test_this_rq_runs_advance_jobs_lean():
+    """The RQ the suite runs on (constraints/tested.txt) has every part a lean run uses: a
+    release that drops one falls back to RQ's own run, and this says so."""
+    assert leanjobs.LEAN_RUNS
 
 
 def _work(queue):
-    worker = ListeningWorker([queue], connection=queue.connection, name=unique_name("leanw"))
+    # named after its queue: its keys go with the queue's (tests/conftest.py delete_keys)
+    worker = ListeningWorker([queue], connection=queue.connection, name=f"{queue.name}-w")
     worker.work(burst=True, logging_level="WARNING")
     return worker
 
