@@ -23,7 +23,6 @@ from __future__ import annotations
 import sys
 import time
 
-from rq import Queue, Worker
 from rq.job import JobStatus
 from rq.timeouts import JobTimeoutException
 
@@ -31,12 +30,6 @@ from referee.service import defaults
 
 ADVANCE = "referee.service.jobs.advance"
 """The job function run lean (referee/service/jobs.py)."""
-
-LEAN_RUNS = all(hasattr(cls, name) for cls, name in (
-    (Worker, "_finalize_failure"), (Worker, "death_penalty_class"),
-    (Queue, "intermediate_queue_key")))
-"""Whether this RQ has the parts a lean run uses (RQ 3.0 has; pyproject admits >=2.8): with
-any of them missing, every job runs as RQ runs it, slower but never broken by a release."""
 
 HEARTBEAT_SECONDS = 10.0
 """How often, at most, the worker's heartbeat is written outside a job's own pipeline (RQ's
@@ -52,7 +45,7 @@ class LeanJobs:
 
     def execute_job(self, job, queue):
         """Run `advance` jobs lean (see the module's docstring), any other as RQ does."""
-        if job.func_name != ADVANCE or not LEAN_RUNS:
+        if job.func_name != ADVANCE:
             self._lean_state = None   # RQ writes the state around its own jobs
             return super().execute_job(job, queue)
         self.run_lean(job, queue)

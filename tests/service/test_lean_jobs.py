@@ -36,12 +36,6 @@ def queue(needs_real_redis):
     delete_keys(needs_real_redis, "none-of-ours", name)
 
 
-def test_this_rq_runs_advance_jobs_lean():
-    """The RQ the suite runs on (constraints/tested.txt) has every part a lean run uses: a
-    release that drops one falls back to RQ's own run, and this says so."""
-    assert leanjobs.LEAN_RUNS
-
-
 def _work(queue):
     # named after its queue: its keys go with the queue's (tests/conftest.py delete_keys)
     worker = ListeningWorker([queue], connection=queue.connection, name=f"{queue.name}-w")
