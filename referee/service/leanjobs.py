@@ -12,8 +12,9 @@ janitor re-queues a match whose runner died (its lease expired), and no one read
 So the worker runs it with two round trips of its own around the call: one marks the job
 started (the janitor's `queued` check then knows it is taken), gives its record the failure
 TTL (a worker killed during the job leaves nothing for good) and takes it off RQ's
-intermediate list; the other deletes its record. A job that raises goes through RQ's own
-failure handling (its retries, the failed registry). Every other job runs as RQ runs it.
+intermediate list; the other deletes its record and counts it in the worker's successful
+jobs. A job that raises goes through RQ's own failure handling (its retries, the failed
+registry). Every other job runs as RQ runs it.
 The worker's own heartbeat and state, written by RQ around each job, are written when they
 change or once every HEARTBEAT_SECONDS; their TTL is minutes.
 """
@@ -65,7 +66,10 @@ class LeanJobs:
         except Exception:
             self._finalize_failure(job, queue, None, sys.exc_info())
             return False
-        self.connection.delete(job.key)
+        pipe = self.connection.pipeline(transaction=False)
+        pipe.delete(job.key)
+        self.increment_successful_job_count(pipeline=pipe)   # what `rq info` and the tests read
+        pipe.execute()
         return True
 
     def heartbeat(self, timeout=None, pipeline=None):
