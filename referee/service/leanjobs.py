@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import sys
 import time
+import traceback
 
 from rq.job import JobStatus
 from rq.timeouts import JobTimeoutException
@@ -64,13 +65,25 @@ class LeanJobs:
                                           JobTimeoutException, job_id=job.id):
                 job.perform()
         except Exception:
-            self._finalize_failure(job, queue, None, sys.exc_info())
+            self._failed(job, queue, sys.exc_info())
             return False
         pipe = self.connection.pipeline(transaction=False)
         pipe.delete(job.key)
         self.increment_successful_job_count(pipeline=pipe)   # what `rq info` and the tests read
         pipe.execute()
         return True
+
+    def _failed(self, job, queue, exc_info) -> None:
+        """RQ's handling of a job that raised (its exception handlers, retries, the failed
+        registry): RQ 3's own step when it has it, else the same calls RQ 2 made."""
+        finalize = getattr(self, "_finalize_failure", None)
+        if finalize is not None:
+            finalize(job, queue, None, exc_info)
+            return
+        job._status = JobStatus.FAILED   # what RQ 2's perform_job set before the handlers
+        self.handle_exception(job, *exc_info)
+        self.handle_job_failure(job=job, queue=queue, exc_string="".join(traceback.format_exception(*exc_info)),
+                                started_job_registry=queue.started_job_registry)
 
     def heartbeat(self, timeout=None, pipeline=None):
         """RQ's heartbeat; outside a pipeline, written once every HEARTBEAT_SECONDS at most
