@@ -15,6 +15,8 @@ TTL (a worker killed during the job leaves nothing for good) and takes it off RQ
 intermediate list; the other deletes its record and counts it in the worker's successful
 jobs. A job that raises goes through RQ's own failure handling (its retries, the failed
 registry). Every other job runs as RQ runs it.
+What is left out: a lean job has no execution record, no entry in the started or finished
+registries and no result, and RQ's view of the worker (`rq info`) reads idle while it runs.
 The worker's own heartbeat and state, written by RQ around each job, are written when they
 change or once every HEARTBEAT_SECONDS; their TTL is minutes.
 """
