@@ -12,8 +12,11 @@ janitor re-queues a match whose runner died (its lease expired), and no one read
 So the worker runs it with two round trips of its own around the call: one marks the job
 started (the janitor's `queued` check then knows it is taken), gives its record the failure
 TTL (a worker killed during the job leaves nothing for good) and takes it off RQ's
-intermediate list; the other deletes its record. A job that raises goes through RQ's own
-failure handling (its retries, the failed registry). Every other job runs as RQ runs it.
+intermediate list; the other deletes its record and counts it in the worker's successful
+jobs. A job that raises goes through RQ's own failure handling (its retries, the failed
+registry). Every other job runs as RQ runs it.
+What is left out: a lean job has no execution record, no entry in the started or finished
+registries and no result, and RQ's view of the worker (`rq info`) reads idle while it runs.
 The worker's own heartbeat and state, written by RQ around each job, are written when they
 change or once every HEARTBEAT_SECONDS; their TTL is minutes.
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import sys
 import time
+import traceback
 
 from rq.job import JobStatus
 from rq.timeouts import JobTimeoutException
@@ -63,10 +67,25 @@ class LeanJobs:
                                           JobTimeoutException, job_id=job.id):
                 job.perform()
         except Exception:
-            self._finalize_failure(job, queue, None, sys.exc_info())
+            self._failed(job, queue, sys.exc_info())
             return False
-        self.connection.delete(job.key)
+        pipe = self.connection.pipeline(transaction=False)
+        pipe.delete(job.key)
+        self.increment_successful_job_count(pipeline=pipe)   # what `rq info` and the tests read
+        pipe.execute()
         return True
+
+    def _failed(self, job, queue, exc_info) -> None:
+        """RQ's handling of a job that raised (its exception handlers, retries, the failed
+        registry): RQ 3's own step when it has it, else the same calls RQ 2 made."""
+        finalize = getattr(self, "_finalize_failure", None)
+        if finalize is not None:
+            finalize(job, queue, None, exc_info)
+            return
+        job._status = JobStatus.FAILED   # what RQ 2's perform_job set before the handlers
+        self.handle_exception(job, *exc_info)
+        self.handle_job_failure(job=job, queue=queue, exc_string="".join(traceback.format_exception(*exc_info)),
+                                started_job_registry=queue.started_job_registry)
 
     def heartbeat(self, timeout=None, pipeline=None):
         """RQ's heartbeat; outside a pipeline, written once every HEARTBEAT_SECONDS at most

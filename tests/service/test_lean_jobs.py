@@ -46,8 +46,9 @@ def _work(queue):
 def test_a_lean_job_runs_and_leaves_no_record(queue, monkeypatch):
     monkeypatch.setattr(leanjobs, "ADVANCE", f"{__name__}.played")
     job = queue.enqueue(played, "m1", job_id="advance-m1-3", result_ttl=60, retry=Retry(max=3))
-    _work(queue)
+    worker = _work(queue)
     assert RAN == ["m1"]
+    assert worker.connection.hget(worker.key, "successful_job_count") == b"1"
     assert not queue.connection.exists(job.key)
     assert queue.connection.llen(queue.intermediate_queue_key) == 0
     assert queue.finished_job_registry.get_job_ids() == []
