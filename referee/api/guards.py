@@ -10,11 +10,11 @@ read.
 
 from __future__ import annotations
 
-from flask import request
+from flask import current_app, request
 from werkzeug.exceptions import ClientDisconnected
 
-from referee.api.arguments import JSON_BODY
-from referee.api.lifecycle import FOLLOWS_WERKZEUG
+from referee.api.arguments import JSON_BODY, plain_json
+from referee.api.lifecycle import FOLLOWS_FLASK, FOLLOWS_WERKZEUG
 from referee.core.errors import RefereeError
 from referee.service import strictjson
 
@@ -25,7 +25,8 @@ MAX_BODY_DEPTH = 32
 def strict_json_body() -> None:
     """Refuse a JSON request body that is not strict JSON (before_request hook)."""
     req = request._get_current_object()   # one context lookup, not one per attribute
-    if req.method not in ("POST", "PUT", "PATCH") or not req.is_json:
+    if req.method not in ("POST", "PUT", "PATCH") or not (plain_json(req.environ) or
+                                                          req.is_json):
         return
     data = _body(req)
     if not data:
@@ -46,7 +47,7 @@ def _body(req) -> bytes:
     environ = req.environ
     length = environ.get("CONTENT_LENGTH")
     size = int(length) if length and length.isascii() and length.isdigit() else None
-    limit = req.max_content_length
+    limit = _max_content_length(req)
     if (not FOLLOWS_WERKZEUG or size is None or limit is None or size > limit
             or "HTTP_TRANSFER_ENCODING" in environ
             or "_cached_data" in req.__dict__ or "stream" in req.__dict__):
@@ -57,6 +58,14 @@ def _body(req) -> bytes:
                                  f"({size} bytes)")
     req._cached_data = data
     return data
+
+
+def _max_content_length(req) -> int | None:
+    """`req.max_content_length` as Flask 3.1 reads it (the request's own limit, else the
+    app's MAX_CONTENT_LENGTH), with one look-up of the app instead of two through its proxy."""
+    if not FOLLOWS_FLASK or req._max_content_length is not None:
+        return req.max_content_length
+    return current_app._get_current_object().config["MAX_CONTENT_LENGTH"]
 
 
 def init_app(app) -> None:

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import zlib
 
+from referee.service.resp import Bulk
+
 INDEX_SHARDS = 16
 """Shards of every cross-match index: enough to spread over a few primaries, few enough that a
 janitor reads them all in one pipelined round trip."""
@@ -56,6 +58,10 @@ return 1
 # deadline to add, '-' to clear, '' untouched; a creation time to list the match by ('').
 
 
+_NONE, _ONE, _ZERO, _DASH = (Bulk(flag) for flag in ("", "1", "0", "-"))
+# the script's flags, sent on every commit: written in RESP once (resp.Bulk)
+
+
 def shard_of(match_id: str) -> int:
     """The index shard of a match (stable across processes and restarts)."""
     return zlib.crc32(match_id.encode()) % INDEX_SHARDS
@@ -67,20 +73,25 @@ class Indexes:
     def __init__(self, client, prefix: str, hot_script):
         from referee.service import embeddedscripts
 
+        from referee.service.scripts import Keys
+
         self.redis, self.prefix = client, prefix
         self.script = hot_script(client, _INDEX, embeddedscripts.index)
+        # each shard's script keys, made once (a commit sent two shards' keys, built anew)
+        self._keys = [Keys([Bulk(self.key(shard, n))
+                            for n in ("ver", "automated", "remote-due", "matches")])
+                      for shard in range(INDEX_SHARDS)]
 
     def key(self, shard: int, name: str) -> str:
         """One index key of one shard: automated, remote-due, matches, finished or ver."""
         return f"{self.prefix}:ix:{{{self.prefix}:ix{shard}}}:{name}"
 
-    def keys(self, match_id: str) -> list[str]:
-        """The index script's KEYS for the shard of `match_id`."""
-        shard = shard_of(match_id)
-        return [self.key(shard, n) for n in ("ver", "automated", "remote-due", "matches")]
+    def keys(self, match_id: str) -> tuple[str, ...]:
+        """The index script's KEYS for the shard of `match_id` (scripts.Keys)."""
+        return self._keys[shard_of(match_id)]
 
     def call(self, match_id: str, version: int, automated: str = "", due: str = "",
-             created: str = "") -> tuple:
+             created: str = _NONE) -> tuple:
         """(script, keys, args) of one index write (see the module's rules for its order)."""
         return self.script, self.keys(match_id), [match_id, version, automated, due, created]
 
@@ -89,16 +100,16 @@ class Indexes:
         """The adds a commit of `version` needs first (None: nothing to add)."""
         if not automated and remote_due is None:
             return None
-        return self.call(match_id, version, "1" if automated else "",
-                         "" if remote_due is None else repr(remote_due))
+        return self.call(match_id, version, _ONE if automated else _NONE,
+                         _NONE if remote_due is None else repr(remote_due))
 
     def after_commit(self, match_id: str, version: int, automated: bool,
                      remote_due: float | None) -> tuple | None:
         """The clears that follow a commit of `version` (None: nothing to clear)."""
         if automated and remote_due is not None:
             return None
-        return self.call(match_id, version, "" if automated else "0",
-                         "-" if remote_due is None else "")
+        return self.call(match_id, version, _NONE if automated else _ZERO,
+                         _DASH if remote_due is None else _NONE)
 
     def run(self, call) -> None:
         """Run one index write made by `call`/`before_commit`/`after_commit`."""

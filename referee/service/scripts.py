@@ -44,6 +44,7 @@ from referee.service import embeddedscripts
 # the RESP codec; as names of this module, so a counter may wrap _command (arena/roundtrips.py)
 from referee.service.resp import answer as _answer, command as _command, reply as _reply, \
     send as _send
+from referee.service.resp import Run
 
 log = logging.getLogger(__name__)
 
@@ -309,6 +310,7 @@ class SocketScript:
     def __init__(self, sockets: Sockets, text: str):
         self.sockets, self.text = sockets, text
         self.sha = hashlib.sha1(text.encode()).hexdigest()
+        self._head = Run(["EVALSHA", self.sha])   # written once (resp.Run)
 
     def __call__(self, keys=(), args=(), meanwhile=None):
         """The script's reply for `keys` and `args`; `meanwhile()`, if given, runs while the
@@ -321,7 +323,9 @@ class SocketScript:
             return self.sockets.call(command)
 
     def _command(self, keys, args) -> list:
-        return ["EVALSHA", self.sha, len(keys), *keys, *args]
+        if type(keys) is Keys:   # kept by the caller: its count and keys written once
+            return [self._head, keys.wire, *args]
+        return [self._head, len(keys), *keys, *args]
 
     def with_rider(self, keys, args, rider: "Rider"):
         """This script and the rider's, pipelined in one round trip (see `run_with_rider`)."""
@@ -335,6 +339,18 @@ class SocketScript:
         if isinstance(ridden, NoScriptError):   # nor did the rider: after ours, loading it
             ridden = _ride_alone(rider)
         return reply, ridden
+
+
+class Keys(tuple):
+    """A script's keys that a caller sends again and again (a match's, an index shard's):
+    a tuple, with their count and the keys already in RESP (`wire`) for a SocketScript's
+    command; any other script takes it as the keys it holds."""
+
+    def __new__(cls, keys) -> "Keys":
+        """`keys`, their RESP written now."""
+        kept = super().__new__(cls, keys)
+        kept.wire = Run([len(kept), *kept])
+        return kept
 
 
 @dataclass

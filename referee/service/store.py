@@ -33,7 +33,8 @@ from referee.service import embeddedscripts, fastjson
 from referee.service.archive import Archive
 from referee.service.durable import DurableCommits
 from referee.service.indexes import Indexes
-from referee.service.scripts import Rider, hot_script, run_together
+from referee.service.resp import Bulk
+from referee.service.scripts import Keys, Rider, hot_script, run_together
 from referee.service.waits import ChangeHub
 
 _COMMIT = """
@@ -72,6 +73,8 @@ return {v, redis.call('GET', KEYS[2])}
 
 IDEMPOTENCY_TTL = 86_400
 """Seconds an Idempotency-Key of a move is remembered (the same key after that is new)."""
+_TTL, _NO_KEY = Bulk(str(IDEMPOTENCY_TTL)), Bulk("")
+# sent on every commit: written in RESP once (resp.Bulk)
 META_CACHE_SIZE = 10_000
 """Metas kept per process (they never change); past it the cache starts again empty."""
 
@@ -149,6 +152,7 @@ class MatchStore:
         self.data = client if data is None else data
         self.prefix = prefix
         self._meta_cache: dict[str, MatchMeta] = {}
+        self._wired: dict[str, _Wired] = {}
         self._commit = hot_script(self.data, _COMMIT, embeddedscripts.commit)
         if type(self.data).__module__.startswith("fakeredis"):
             wait_ms = 0   # the embedded store has no replica to wait for
@@ -222,9 +226,9 @@ class MatchStore:
         version is still its version (only the version is read), else the stored record;
         None if there is no such match. `meanwhile()` runs while the round trip is in flight
         (scripts.run_meanwhile: on a plain Redis server only)."""
-        found = run_together([(self._live_since,
-                               [self.key(match_id, "ver"), self.key(match_id, "live")],
-                               ["" if known is None else known.version])], 0, meanwhile)[0]
+        found = run_together([(self._live_since, self._wire(match_id).since,
+                               [_NO_KEY if known is None else known.version])], 0,
+                             meanwhile)[0]
         if not found or len(found) == 2 and found[1] is None:
             return self.live(match_id)   # archived (or gone): the archive answers
         return known if len(found) == 1 else parse_live(found[1])
@@ -304,15 +308,28 @@ class MatchStore:
                       remote_due, state_json=None) -> list:
         """The commit script's call, with the index writes before and after it (indexes.py)."""
         live.updated_at = time.time()
-        keys = [self.key(match_id, "live"), self.key(match_id, "ver"), self.key(match_id, "log"),
-                self.key(match_id, "idem")]
+        wire = self._wire(match_id)
         record = fastjson.dumpb_with(vars(live), "state", state_json)
-        args = [expected_version, live.version, record, self.change_channel(match_id),
-                idempotency, IDEMPOTENCY_TTL, *[_DUMPB(e) for e in entries]]
-        index = self.indexes
+        args = [expected_version, live.version, record, wire.channel, idempotency or _NO_KEY,
+                _TTL, *[_DUMPB(e) for e in entries]]
+        index, match_id = self.indexes, wire.id
         return [index.before_commit(match_id, live.version, automated, remote_due),
-                (self._commit, keys, args),
+                (self._commit, wire.commit, args),
                 index.after_commit(match_id, live.version, automated, remote_due)]
+
+    def _wire(self, match_id: str) -> "_Wired":
+        """The match's keys, channel and id as its scripts send them, made once per match
+        (kept as the metas are, emptied past META_CACHE_SIZE matches)."""
+        wired = self._wired.get(match_id)
+        if wired is None:
+            if len(self._wired) >= META_CACHE_SIZE:
+                self._wired.clear()
+            key = self.key
+            wired = self._wired[match_id] = _Wired(
+                Keys([Bulk(key(match_id, p)) for p in ("live", "ver", "log", "idem")]),
+                Keys((Bulk(key(match_id, "ver")), Bulk(key(match_id, "live")))),
+                Bulk(self.change_channel(match_id)), Bulk(match_id))
+        return wired
 
     def landed_at(self, match_id: str, idempotency: str) -> int | None:
         """The version a move with this `seat:key` idempotency field produced, or None."""
@@ -378,6 +395,16 @@ class MatchStore:
     def count(self) -> int:
         """How many matches are stored."""
         return self.indexes.count("matches")
+
+
+@dataclass(frozen=True)
+class _Wired:
+    """One match's script keys and arguments, written in RESP once (MatchStore._wire)."""
+
+    commit: Keys     # the commit script's: live, ver, log, idem
+    since: Keys      # live_since's: ver, live
+    channel: Bulk    # its change channel
+    id: Bulk         # its id (the index script's first argument)
 
 
 def match_key(prefix: str, match_id: str, part: str) -> str:
