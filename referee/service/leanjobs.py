@@ -84,7 +84,8 @@ class LeanJobs:
             return
         job._status = JobStatus.FAILED   # what RQ 2's perform_job set before the handlers
         self.handle_exception(job, *exc_info)
-        self.handle_job_failure(job=job, queue=queue, exc_string="".join(traceback.format_exception(*exc_info)),
+        self.handle_job_failure(job=job, queue=queue,
+                                exc_string="".join(traceback.format_exception(*exc_info)),
                                 started_job_registry=queue.started_job_registry)
 
     def heartbeat(self, timeout=None, pipeline=None):

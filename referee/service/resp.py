@@ -61,7 +61,7 @@ def command(args, *more) -> bytes:
             elif kind is Run:        # EVALSHA, its sha, the keys
                 append(arg)
                 runs += arg.count - 1
-            elif kind is bytes:      # a record: copied once, by join
+            elif isinstance(arg, bytes):   # a record: copied once, by join
                 append(b"$%d\r\n" % len(arg))
                 append(arg)
                 append(b"\r\n")
@@ -71,10 +71,6 @@ def command(args, *more) -> bytes:
                     text = b"%d" % arg
                     data = _NUMBERS[arg] = b"$%d\r\n%s\r\n" % (len(text), text)
                 append(data)
-            elif isinstance(arg, bytes):
-                append(b"$%d\r\n" % len(arg))
-                append(arg)
-                append(b"\r\n")
             else:                    # other numbers, tokens: small, one piece each
                 data = str(arg).encode()
                 append(b"$%d\r\n%s\r\n" % (len(data), data))

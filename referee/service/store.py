@@ -324,10 +324,10 @@ class MatchStore:
         if wired is None:
             if len(self._wired) >= META_CACHE_SIZE:
                 self._wired.clear()
-            key = self.key
+            live, ver, log, idem = (Bulk(self.key(match_id, part))
+                                    for part in ("live", "ver", "log", "idem"))
             wired = self._wired[match_id] = _Wired(
-                Keys([Bulk(key(match_id, p)) for p in ("live", "ver", "log", "idem")]),
-                Keys((Bulk(key(match_id, "ver")), Bulk(key(match_id, "live")))),
+                Keys((live, ver, log, idem)), Keys((ver, live)),
                 Bulk(self.change_channel(match_id)), Bulk(match_id))
         return wired
 
