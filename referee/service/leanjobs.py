@@ -16,7 +16,8 @@ intermediate list; the other deletes its record and counts it in the worker's su
 jobs. A job that raises goes through RQ's own failure handling (its retries, the failed
 registry). Every other job runs as RQ runs it.
 What is left out: a lean job has no execution record, no entry in the started or finished
-registries and no result, and RQ's view of the worker (`rq info`) reads idle while it runs.
+registries and no result, and RQ's view of the worker (`rq info`) reads idle while it runs
+(the worker itself knows it is busy, so a warm shutdown lets the job finish, as RQ's own).
 The worker's own heartbeat and state, written by RQ around each job, are written when they
 change or once every HEARTBEAT_SECONDS; their TTL is minutes.
 """
@@ -28,6 +29,7 @@ import time
 import traceback
 
 from rq.job import JobStatus
+from rq.worker import WorkerStatus
 from rq.timeouts import JobTimeoutException
 
 from referee.service import defaults
@@ -52,7 +54,15 @@ class LeanJobs:
         if job.func_name != ADVANCE:
             self._lean_state = None   # RQ writes the state around its own jobs
             return super().execute_job(job, queue)
-        self.run_lean(job, queue)
+        # busy in this process only (not written to Redis): RQ's warm shutdown reads it to
+        # let a running job finish; an idle worker it stops at once, by raising StopRequested
+        # wherever the signal lands, which inside a job would fail that job and leave the
+        # worker working (it sets `_stop_requested` only when busy)
+        self._state = WorkerStatus.BUSY
+        try:
+            self.run_lean(job, queue)
+        finally:
+            self.set_state(WorkerStatus.IDLE)
 
     def run_lean(self, job, queue) -> bool:
         """Mark `job` started, run it under its timeout, delete its record; a failure goes to
