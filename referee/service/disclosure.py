@@ -275,10 +275,12 @@ class MatchReading:
 
     def seed_revealed(self, meta: MatchMeta, live: Live, groups: dict | None = None) -> bool:
         """Whether the seed may be shown: the match and every match sharing its seed ended
-        (a match stored before seed groups: once it ended). `groups`: counts read before."""
+        (a match stored before seed groups: once it ended). `groups`: counts read before.
+        This match counts as ended from its status on: a reader that sees it over must not
+        find its seed withheld in the moment before the group hears of it."""
         if live.status == MatchStatus.ACTIVE:
             return False
-        return not meta.seed_group or self.seeds.group_over(meta.seed_group, groups)
+        return not meta.seed_group or self.seeds.group_over(meta.seed_group, groups, meta.id)
 
     def twins_running(self, meta: MatchMeta, groups: dict | None = None) -> bool:
         """Whether the match shares its seed with others and not all of them are over.

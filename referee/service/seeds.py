@@ -137,7 +137,13 @@ class SeedBook:
         return [m for m in self.redis.smembers(self._key(group, "done"))
                 if not m.startswith("released:")]
 
-    def group_over(self, group: str, counts: dict | None = None) -> bool:
-        """Whether every member of the group has ended (`counts`: as for shared_and_open)."""
+    def group_over(self, group: str, counts: dict | None = None,
+                   member: str | None = None) -> bool:
+        """Whether every member of the group has ended (`counts`: as for shared_and_open).
+        `member`: a match already known to have ended, counted even if its own `ended` has
+        not landed yet (its status is committed first, then the group told)."""
         size, ended = self._count(group, counts)
-        return ended >= size
+        if ended >= size:
+            return True
+        return member is not None and ended == size - 1 and (
+            size == 1 or not self.redis.sismember(self._key(group, "done"), member))
