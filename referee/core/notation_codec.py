@@ -17,7 +17,7 @@ from typing import Callable
 import orjson
 
 from referee.core.errors import InvalidState
-from referee.core.schemafast import conforms
+from referee.core.schemafast import checker, conforms
 
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
                   "_.-!*;=+@$/?&^|<>#")
@@ -133,38 +133,46 @@ def _scalar(show, parse, what: str):
     return write, read
 
 
-def _integer(schema):
-    def parse(token):
-        if token.isascii() and token.isdigit():   # the common case, without the regex
-            return int(token)
-        if not _INTEGER.fullmatch(token):
-            raise ValueError(token)
+def _parse_integer(token):
+    if token.isascii() and token.isdigit():   # the common case, without the regex
         return int(token)
-    return _scalar(str, parse, "an integer")
+    if not _INTEGER.fullmatch(token):
+        raise ValueError(token)
+    return int(token)
+
+
+def _parse_number(token):
+    if not _NUMBER.fullmatch(token):
+        raise ValueError(token)
+    return int(token) if _INTEGER.fullmatch(token) else float(token)
+
+
+def _parse_boolean(token):
+    if token not in ("0", "1"):
+        raise ValueError(token)
+    return token == "1"
+
+
+def _parse_string(token):
+    if token != '""' and (not token or any(c not in _SAFE and c != "%" for c in token)):
+        raise ValueError(token)
+    return unescape(token)
+
+
+def _integer(schema):
+    return _scalar(str, _parse_integer, "an integer")
 
 
 def _number(schema):
-    def parse(token):
-        if not _NUMBER.fullmatch(token):
-            raise ValueError(token)
-        return int(token) if _INTEGER.fullmatch(token) else float(token)
-    return _scalar(repr, parse, "a number")
+    return _scalar(repr, _parse_number, "a number")
 
 
 def _boolean(schema):
-    def parse(token):
-        if token not in ("0", "1"):
-            raise ValueError(token)
-        return token == "1"
-    return _scalar(lambda v: "1" if v else "0", parse, "1 or 0")
+    return _scalar(lambda v: "1" if v else "0", _parse_boolean, "1 or 0")
 
 
 def _string(schema):
-    def parse(token):
-        if token != '""' and (not token or any(c not in _SAFE and c != "%" for c in token)):
-            raise ValueError(token)
-        return unescape(token)
-    return _scalar(escape, parse, "a string")
+    return _scalar(escape, _parse_string, "a string")
 
 
 def initials(values: list) -> dict | None:
@@ -230,7 +238,7 @@ def _one_of(branches: list):
     if len(solid) == 1:
         return _nullable(nullable, *build(solid[0]))
     built = [build(b) for b in solid]
-    letters = "abcdefghijklmnopqrstuvwxyz"[:len(solid)]
+    letters = _LETTERS[:len(solid)]
 
     def write(value, out):
         for letter, branch, (write_, _) in zip(letters, solid, built):
@@ -365,5 +373,254 @@ def _free():
     return write, read
 
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _BUILDERS = {"integer": _integer, "number": _number, "boolean": _boolean, "string": _string,
              "array": _array, "object": _object}
+
+
+# The compiled codec. The closures above are the notation's definition and its error
+# reporter; a check of positions calls them for every state of every playout, and their
+# call per value (and the Reader's per scalar) was most of what a round trip cost. So each
+# schema is also compiled, as `schemafast` compiles its checks, into the source of one
+# writer (an expression per value) and one reader (statements over the text's tokens).
+# The compiled reader may only give a value where the closures give the same one: where it
+# meets anything else it raises, and `Notation` asks the closures (for their message).
+
+_SPLIT = re.compile("[,()\\[\\]{}:]|[^,()\\[\\]{}:]+").findall
+"""A text's tokens: each delimiter alone, and each run between (its scalars, `~`, a oneOf
+letter with what follows it); a scalar ends at the same delimiters as `_TOKEN`'s, `([{`
+aside, which never follow one in a text that reads."""
+_DELIMITERS = frozenset(",()[]{}:")
+_SMALL = {str(n): n for n in range(-64, 1024)}
+"""The integers most positions are made of, read without `int`."""
+_MISSING = object()
+
+
+class _Miss(Exception):
+    """The compiled reader cannot read the text as the closures would: they read it."""
+
+
+def _miss(token):
+    raise _Miss(token)
+
+
+def _read_string(token):
+    if token.isascii() and token.isalnum():  # no escape, nothing to check
+        return token
+    return _parse_string(token)
+
+
+def _read_free(token):
+    if token[:1] != "'":
+        raise _Miss(token)
+    return orjson.loads(unescape(token[1:]))
+
+
+_TABLES = {"integer": (_SMALL, _parse_integer), "number": (_SMALL, _parse_number),
+           "boolean": ({"0": False, "1": True}, _miss), "string": ({'""': ""}, _read_string),
+           "free": ({}, _read_free)}
+"""Per scalar kind: the tokens read by a look-up, and the function reading any other."""
+_SCALARS = frozenset([*_TABLES, "enum"])
+
+
+def compile_codec(schema: dict):
+    """`(write, read)` compiled from `schema`: `write(value) -> text`, `read(text, start)
+    -> value`; either raises where the closures of `build` may differ (they decide)."""
+    return _Compiler().codec(schema)
+
+
+class _Compiler:
+    """Writes the source of one schema's writer and reader, then compiles them."""
+
+    def __init__(self):
+        self.scope: dict = {"escape": escape, "unescape": unescape, "dumps": orjson.dumps,
+                            "_SPLIT": _SPLIT, "_Miss": _Miss, "_M": _MISSING,
+                            "_D": _DELIMITERS}
+        self.functions: list[str] = []
+        self.count = 0
+
+    def codec(self, schema: dict):
+        """Compile the writer and the reader of `schema`."""
+        write = self._expression(schema, "v")
+        body = self._read(schema, "v", 1, False)
+        source = "\n".join([*self.functions, f"def write(v):\n    return {write}",
+                            "def read(text, start):",
+                            "    nx = iter(_SPLIT(text, start)).__next__", *body,
+                            "    try: nx()", "    except StopIteration: return v",
+                            "    raise _Miss  # more after the value"])
+        exec(compile(source, "<notation codec>", "exec"), self.scope)  # our own source
+        return self.scope["write"], self.scope["read"]
+
+    def name(self, prefix: str = "n") -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def constant(self, value) -> str:
+        name = self.name("_c")
+        self.scope[name] = value
+        return name
+
+    # -- the writer: one expression per value, `e` a name or a subscript of one
+
+    def _expression(self, schema: dict, e: str) -> str:
+        kind, nullable, arg = _kind(schema)
+        if not nullable:
+            return self._solid(kind, arg, e)
+        n = self.name()
+        return f'("~" if ({n} := {e}) is None else {self._solid(kind, arg, n)})'
+
+    def _solid(self, kind: str, arg, e: str) -> str:
+        if kind == "integer":
+            return f"str({e})"
+        if kind == "number":
+            return f"repr({e})"
+        if kind == "boolean":
+            return f'("1" if {e} else "0")'
+        if kind == "string":
+            return f"escape({e})"
+        if kind == "free":
+            return f"(\"'\" + escape(dumps({e}).decode()))"
+        if kind == "enum":
+            return self._enum_write(arg, e)
+        if kind == "array":
+            y = self.name("y")
+            return f'("[" + ",".join([{self._expression(arg, y)} for {y} in {e}]) + "]")'
+        if kind == "fixed":
+            keys, schemas = arg
+            if not keys:
+                return '"()"'
+            parts = ", ".join(self._expression(s, f"{e}[{k!r}]") for k, s in zip(keys, schemas))
+            return f'("(" + ",".join(({parts},)) + ")")'
+        if kind == "keyed":
+            item, codes = arg
+            k, y = self.name("k"), self.name("y")
+            key = f"({self.constant(codes)}.get({k}) or escape({k}))" if codes else \
+                f"escape({k})"
+            return (f'("{{" + ",".join([{key} + ":" + {self._expression(item, y)} '
+                    f'for {k}, {y} in {e}.items()]) + "}}")')
+        return f"{self._one_of_write(arg)}({e})"  # "oneOf"
+
+    def _enum_write(self, values: list, e: str) -> str:
+        codes = initials([v for v in values if v is not None]) or {}
+        # as `_enum`'s writer: a string's code, else its token (the same for any other value)
+        strings = self.constant({v: codes.get(v) or _token(v) for v in values
+                                 if isinstance(v, str)})
+        other = self.constant(lambda v: (codes.get(v) if isinstance(v, str) else None)
+                              or _token(v))
+        n = self.name()
+        return f"(({strings}.get({n}) if type({n} := {e}) is str else None) or {other}({n}))"
+
+    def _one_of_write(self, branches: list) -> str:
+        name = self.name("_one")
+        lines = [f"def {name}(v):"]
+        for letter, branch in zip(_LETTERS, branches):
+            test = self.constant(checker(branch))
+            lines.append(f"    if {test}(v): return {letter!r} + {self._expression(branch, 'v')}")
+        lines.append("    raise ValueError(v)")
+        self.functions.append("\n".join(lines))
+        return name
+
+    # -- the reader: statements taking tokens from `nx`; `have`: the value's first token is
+    # already in `t`
+
+    def _read(self, schema: dict, target: str, level: int, have: bool) -> list[str]:
+        pad = "    " * level
+        kind, nullable, arg = _kind(schema)
+        lines = [] if have else [f"{pad}t = nx()"]
+        if kind in _SCALARS:
+            table, parse = self._scalar_read(kind, arg, nullable)
+            lines.append(f"{pad}{target} = {table}.get(t, _M)")
+            lines.append(f"{pad}if {target} is _M: {target} = {parse}(t)")
+            return lines
+        inner = self._container_read(kind, arg, target, level + nullable)
+        if not nullable:
+            return lines + inner
+        return lines + [f'{pad}if t == "~": {target} = None', f"{pad}else:"] + inner
+
+    def _scalar_read(self, kind: str, arg, nullable: bool):
+        """The table of the tokens read at once and the function reading any other."""
+        if kind == "enum":
+            codes = initials([v for v in arg if v is not None]) or {}
+            tokens = {codes.get(v) or _token(v): v for v in arg}
+            table = {**{_token(v): v for v in arg}, **tokens}  # full names read too
+            parse = _miss
+        else:
+            table, parse = _TABLES[kind]
+        return self.constant({**table, "~": None} if nullable else table), \
+            self.constant(parse)
+
+    def _container_read(self, kind, arg, target, level) -> list[str]:
+        pad = "    " * level
+        if kind == "array":
+            items, x = self.name("a"), self.name("x")
+            return [f'{pad}if t != "[": raise _Miss', f"{pad}{items} = []", f"{pad}t = nx()",
+                    f'{pad}if t != "]":', f"{pad}    while True:",
+                    *self._read(arg, x, level + 2, True),
+                    f"{pad}        {items}.append({x})", f"{pad}        t = nx()",
+                    f'{pad}        if t == "]": break', f'{pad}        if t != ",": raise _Miss',
+                    f"{pad}        t = nx()", f"{pad}{target} = {items}"]
+        if kind == "fixed":
+            keys, schemas = arg
+            lines, names = [f'{pad}if t != "(": raise _Miss'], []
+            for i, sub in enumerate(schemas):
+                if i:
+                    lines.append(f'{pad}if nx() != ",": raise _Miss')
+                names.append(self.name("f"))
+                lines += self._read(sub, names[-1], level, False)
+            fields = ", ".join(f"{k!r}: {n}" for k, n in zip(keys, names))
+            return lines + [f'{pad}if nx() != ")": raise _Miss', f"{pad}{target} = {{{fields}}}"]
+        if kind == "keyed":
+            item, codes = arg
+            value, key, x = self.name("d"), self.name("k"), self.name("x")
+            keys = self.constant({code: k for k, code in codes.items()})
+            return [f'{pad}if t != "{{": raise _Miss', f"{pad}{value} = {{}}", f"{pad}t = nx()",
+                    f'{pad}if t != "}}":', f"{pad}    while True:",
+                    # an empty key (a delimiter here) is the closures' to read
+                    f"{pad}        if t in _D: raise _Miss",
+                    f"{pad}        {key} = {keys}[t] if t in {keys} else unescape(t)",
+                    f'{pad}        if nx() != ":": raise _Miss',
+                    *self._read(item, x, level + 2, False),
+                    f"{pad}        {value}[{key}] = {x}", f"{pad}        t = nx()",
+                    f'{pad}        if t == "}}": break', f'{pad}        if t != ",": raise _Miss',
+                    f"{pad}        t = nx()", f"{pad}{target} = {value}"]
+        # oneOf: its letter, then the branch from the rest of the token or the next one
+        lines = [f"{pad}letter, t = t[:1], t[1:] or nx()"]
+        for i, (letter, branch) in enumerate(zip(_LETTERS, arg)):
+            lines.append(f"{pad}{'elif' if i else 'if'} letter == {letter!r}:")
+            lines += self._read(branch, target, level + 1, True)
+        return lines + [f"{pad}else: raise _Miss"]
+
+
+def _kind(schema: dict):
+    """`(kind, nullable, what the kind needs)` of a schema, as `build` decides it."""
+    if "oneOf" in schema:
+        solid = [b for b in schema["oneOf"] if b.get("type") != "null"]
+        nullable = len(solid) < len(schema["oneOf"])
+        if len(solid) == 1:  # null read and written as `~` by whichever wrapper says so
+            kind, inner, arg = _kind(solid[0])
+            return kind, nullable or inner, arg
+        return "oneOf", nullable, solid
+    if "const" in schema:
+        return "enum", False, [schema["const"]]
+    if "enum" in schema:
+        return "enum", False, schema["enum"]
+    kinds = schema.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds] if kinds else []
+    solid = [k for k in kinds if k != "null"]
+    nullable = len(solid) < len(kinds)
+    if len(solid) != 1:
+        return "free", nullable, None
+    if solid[0] == "array":
+        return "array", nullable, schema.get("items", {})
+    if solid[0] != "object":
+        return solid[0], nullable, None
+    props, extra = schema.get("properties"), schema.get("additionalProperties", True)
+    required = set(schema.get("required", ()))
+    if props and extra is False and required == set(props):
+        return "fixed", nullable, (list(props), [props[k] for k in props])
+    if not props and isinstance(extra, dict):
+        keys = schema.get("propertyNames", {}).get("enum")
+        if keys is not None and required == set(keys):
+            return "fixed", nullable, (list(keys), [extra] * len(keys))
+        return "keyed", nullable, (extra, initials(keys or []) or {})
+    return "free", nullable, None
