@@ -347,7 +347,11 @@ def _keyed(schema: dict, codes: dict):
             return value
         while True:
             token = reader.token()
-            key = keys[token] if token in keys else unescape(token)
+            try:
+                key = keys[token] if token in keys else unescape(token)
+            except ValueError:   # escapes that are not UTF-8: a broken text, not a crash
+                reader.at -= len(token)
+                raise reader.fail("a key") from None
             reader.expect(":")
             value[key] = read_value(reader)
             if reader.peek("}"):

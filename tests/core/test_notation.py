@@ -70,3 +70,12 @@ def test_names_from_a_fixed_list_are_written_by_their_initials():
     assert cards.decode("c:([move_strip,etw,bonus_white],[YZ2],{brown:2})") == value
     with pytest.raises(InvalidState):
         cards.decode("c:([mx],[YZ2],{})")
+
+
+def test_a_key_escaping_bytes_that_are_not_utf8_is_refused_not_a_crash():
+    """`{%C0:1}`: the escape is no UTF-8; before, decode raised UnicodeDecodeError (a check of
+    that text would have answered 500); now InvalidState at the key, as any broken text."""
+    notation = Notation("t", {"type": "object", "additionalProperties": {"type": "integer"}})
+    with pytest.raises(InvalidState, match="character 3: expected a key"):
+        notation.decode("t:{%C0:1}")
+    assert notation.decode("t:{a%25:1}") == {"a%": 1}
