@@ -85,19 +85,10 @@ def unescape(token: str) -> str:
 
 
 def build(schema: dict):
-    """The writer and reader of values of `schema`."""
-    if "oneOf" in schema:
-        return _one_of(schema["oneOf"])
-    if "const" in schema:
-        return _enum([schema["const"]])
-    if "enum" in schema:
-        return _enum(schema["enum"])
-    kinds = schema.get("type")
-    kinds = kinds if isinstance(kinds, list) else [kinds] if kinds else []
-    solid = [k for k in kinds if k != "null"]
-    if len(solid) != 1:
-        return _nullable(len(solid) < len(kinds), *_free())
-    return _nullable(len(solid) < len(kinds), *_BUILDERS[solid[0]](schema))
+    """The writer and reader of values of `schema` (its kind as `_kind` decides it, the one
+    decision the compiled codec takes too)."""
+    kind, nullable, arg = _kind(schema)
+    return _nullable(nullable, *_BUILDERS[kind](arg))
 
 
 def _nullable(nullable: bool, write: Write, read):
@@ -159,19 +150,19 @@ def _parse_string(token):
     return unescape(token)
 
 
-def _integer(schema):
+def _integer(_):
     return _scalar(str, _parse_integer, "an integer")
 
 
-def _number(schema):
+def _number(_):
     return _scalar(repr, _parse_number, "a number")
 
 
-def _boolean(schema):
+def _boolean(_):
     return _scalar(lambda v: "1" if v else "0", _parse_boolean, "1 or 0")
 
 
-def _string(schema):
+def _string(_):
     return _scalar(escape, _parse_string, "a string")
 
 
@@ -232,11 +223,8 @@ def _token(value) -> str:
     raise ValueError(f"an enum value the notation cannot write: {value!r}")
 
 
-def _one_of(branches: list):
-    solid = [b for b in branches if b.get("type") != "null"]
-    nullable = len(solid) < len(branches)
-    if len(solid) == 1:
-        return _nullable(nullable, *build(solid[0]))
+def _one_of(solid: list):
+    """Two or more branches (null left to the wrapper): a letter, then the branch's text."""
     built = [build(b) for b in solid]
     letters = _LETTERS[:len(solid)]
 
@@ -254,11 +242,11 @@ def _one_of(branches: list):
             raise reader.fail("one of the letters " + ", ".join(letters))
         reader.at += 1
         return built[index][1](reader)
-    return _nullable(nullable, write, read)
+    return write, read
 
 
-def _array(schema):
-    write_item, read_item = build(schema.get("items", {}))
+def _array(items: dict):
+    write_item, read_item = build(items)
 
     def write(value, out):
         out.append("[")
@@ -283,21 +271,9 @@ def _array(schema):
     return write, read
 
 
-def _object(schema):
-    props, extra = schema.get("properties"), schema.get("additionalProperties", True)
-    required = set(schema.get("required", ()))
-    if props and extra is False and required == set(props):
-        return _fixed(list(props), [props[k] for k in props])
-    if not props and isinstance(extra, dict):
-        keys = schema.get("propertyNames", {}).get("enum")
-        if keys is not None and required == set(keys):
-            return _fixed(list(keys), [extra] * len(keys))
-        return _keyed(extra, initials(keys or []) or {})
-    return _free()
-
-
-def _fixed(keys: list, schemas: list):
+def _fixed(arg):
     """An object with exactly these keys: its values in this order, `(v1,...)`."""
+    keys, schemas = arg
     built = [build(s) for s in schemas]
     pairs = list(zip(keys, built))
 
@@ -323,9 +299,10 @@ def _fixed(keys: list, schemas: list):
     return write, read
 
 
-def _keyed(schema: dict, codes: dict):
+def _keyed(arg):
     """A mapping of any of its keys: `{key:value,...}`, in its own order; keys from a fixed
     list (`propertyNames` enum) written as `initials` writes that list's values."""
+    schema, codes = arg
     write_value, read_value = build(schema)
     keys = {code: key for key, code in codes.items()}
 
@@ -361,7 +338,7 @@ def _keyed(schema: dict, codes: dict):
     return write, read
 
 
-def _free():
+def _free(_=None):
     """A value the schema does not shape: `'` and its JSON, escaped."""
     def write(value, out):
         out.append("'" + escape(orjson.dumps(value).decode()))
@@ -379,7 +356,9 @@ def _free():
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _BUILDERS = {"integer": _integer, "number": _number, "boolean": _boolean, "string": _string,
-             "array": _array, "object": _object}
+             "free": _free, "enum": _enum, "array": _array, "fixed": _fixed, "keyed": _keyed,
+             "oneOf": _one_of}
+"""The closures of each kind `_kind` names, from what it says the kind needs."""
 
 
 # The compiled codec. The closures above are the notation's definition and its error
@@ -596,7 +575,7 @@ class _Compiler:
 
 
 def _kind(schema: dict):
-    """`(kind, nullable, what the kind needs)` of a schema, as `build` decides it."""
+    """`(kind, nullable, what the kind needs)` of a schema: what both codecs build from."""
     if "oneOf" in schema:
         solid = [b for b in schema["oneOf"] if b.get("type") != "null"]
         nullable = len(solid) < len(schema["oneOf"])
